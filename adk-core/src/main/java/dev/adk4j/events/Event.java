@@ -1,0 +1,332 @@
+package dev.adk4j.events;
+
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
+import com.fasterxml.jackson.databind.annotation.JsonPOJOBuilder;
+import com.google.genai.types.Content;
+import com.google.genai.types.FunctionCall;
+import com.google.genai.types.FunctionResponse;
+import com.google.genai.types.Part;
+import dev.adk4j.state.Json;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.UUID;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One entry of a session's history: a user message, a model response, a tool call or result, or an
+ * internal action. Its {@link #actions()} carry the state changes that appending it applies.
+ *
+ * <p>Immutable; {@link #toBuilder()} derives a changed copy. An event built without an id gets
+ * {@link #generateEventId()}, without a timestamp the current time (epoch milliseconds).
+ */
+@JsonDeserialize(builder = Event.Builder.class)
+@JsonInclude(JsonInclude.Include.NON_ABSENT)
+public final class Event {
+
+  private final String id;
+  private final @Nullable String invocationId;
+  private final @Nullable String author;
+  private final @Nullable Content content;
+  private final EventActions actions;
+  private final @Nullable Boolean partial;
+  private final @Nullable String branch;
+  private final long timestamp;
+  private final @Nullable Boolean turnComplete;
+  private final @Nullable String errorCode;
+  private final @Nullable String errorMessage;
+
+  private Event(Builder b) {
+    this.id = b.id != null ? b.id : generateEventId();
+    this.invocationId = b.invocationId;
+    this.author = b.author;
+    this.content = b.content;
+    this.actions = b.actions != null ? b.actions : EventActions.empty();
+    this.partial = b.partial;
+    this.branch = b.branch;
+    this.timestamp = b.timestamp != null ? b.timestamp : System.currentTimeMillis();
+    this.turnComplete = b.turnComplete;
+    this.errorCode = b.errorCode;
+    this.errorMessage = b.errorMessage;
+  }
+
+  /** A new random event id. */
+  public static String generateEventId() {
+    return UUID.randomUUID().toString();
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  public Builder toBuilder() {
+    return new Builder()
+        .id(id)
+        .invocationId(invocationId)
+        .author(author)
+        .content(content)
+        .actions(actions)
+        .partial(partial)
+        .branch(branch)
+        .timestamp(timestamp)
+        .turnComplete(turnComplete)
+        .errorCode(errorCode)
+        .errorMessage(errorMessage);
+  }
+
+  @JsonProperty("id")
+  public String id() {
+    return id;
+  }
+
+  /** The invocation that produced this event. */
+  @JsonProperty("invocationId")
+  public @Nullable String invocationId() {
+    return invocationId;
+  }
+
+  /** {@code "user"} for the user's messages, otherwise the name of the agent (or system). */
+  @JsonProperty("author")
+  public @Nullable String author() {
+    return author;
+  }
+
+  @JsonProperty("content")
+  public Optional<Content> content() {
+    return Optional.ofNullable(content);
+  }
+
+  /** Never null; {@link EventActions#empty()} when the event does nothing besides its content. */
+  @JsonProperty("actions")
+  public EventActions actions() {
+    return actions;
+  }
+
+  /** Whether this is a streamed chunk; partial events are never stored. */
+  @JsonProperty("partial")
+  public Optional<Boolean> partial() {
+    return Optional.ofNullable(partial);
+  }
+
+  /** The agent path, {@code parent.child}, of the branch that produced the event. */
+  @JsonProperty("branch")
+  public Optional<String> branch() {
+    return Optional.ofNullable(branch);
+  }
+
+  /** Epoch milliseconds. */
+  @JsonProperty("timestamp")
+  public long timestamp() {
+    return timestamp;
+  }
+
+  @JsonProperty("turnComplete")
+  public Optional<Boolean> turnComplete() {
+    return Optional.ofNullable(turnComplete);
+  }
+
+  @JsonProperty("errorCode")
+  public Optional<String> errorCode() {
+    return Optional.ofNullable(errorCode);
+  }
+
+  @JsonProperty("errorMessage")
+  public Optional<String> errorMessage() {
+    return Optional.ofNullable(errorMessage);
+  }
+
+  /** The function calls in the content, in order. */
+  @JsonIgnore
+  public List<FunctionCall> functionCalls() {
+    List<FunctionCall> calls = new ArrayList<>();
+    for (Part part : parts()) {
+      part.functionCall().ifPresent(calls::add);
+    }
+    return calls;
+  }
+
+  /** The function responses in the content, in order. */
+  @JsonIgnore
+  public List<FunctionResponse> functionResponses() {
+    List<FunctionResponse> responses = new ArrayList<>();
+    for (Part part : parts()) {
+      part.functionResponse().ifPresent(responses::add);
+    }
+    return responses;
+  }
+
+  /** Whether the last part of the content is a code execution result. */
+  @JsonIgnore
+  public boolean hasTrailingCodeExecutionResult() {
+    List<Part> parts = parts();
+    return !parts.isEmpty() && parts.get(parts.size() - 1).codeExecutionResult().isPresent();
+  }
+
+  /**
+   * Whether this event is a final response of its agent, as in ADK: a tool result that skips
+   * summarization, or an event that is not partial and holds no function call, no function response
+   * and no trailing code execution result.
+   */
+  @JsonIgnore
+  public boolean finalResponse() {
+    if (actions.skipSummarization().orElse(false)) {
+      return true;
+    }
+    return functionCalls().isEmpty()
+        && functionResponses().isEmpty()
+        && !partial().orElse(false)
+        && !hasTrailingCodeExecutionResult();
+  }
+
+  /** The joined text of the content's non-thought text parts; empty if there is none. */
+  @JsonIgnore
+  public String stringifyContent() {
+    StringBuilder sb = new StringBuilder();
+    for (Part part : parts()) {
+      if (part.thought().orElse(false)) {
+        continue;
+      }
+      part.text().ifPresent(sb::append);
+    }
+    return sb.toString();
+  }
+
+  private List<Part> parts() {
+    return content == null ? List.of() : content.parts().orElse(List.of());
+  }
+
+  /** The event as JSON, with camelCase field names. */
+  public String toJson() {
+    return Json.toJson(this);
+  }
+
+  /** Reads an event written by {@link #toJson()}. */
+  public static Event fromJson(String json) {
+    return Json.fromJson(json, Event.class);
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    if (this == o) {
+      return true;
+    }
+    if (!(o instanceof Event)) {
+      return false;
+    }
+    Event that = (Event) o;
+    return timestamp == that.timestamp
+        && id.equals(that.id)
+        && Objects.equals(invocationId, that.invocationId)
+        && Objects.equals(author, that.author)
+        && Objects.equals(content, that.content)
+        && actions.equals(that.actions)
+        && Objects.equals(partial, that.partial)
+        && Objects.equals(branch, that.branch)
+        && Objects.equals(turnComplete, that.turnComplete)
+        && Objects.equals(errorCode, that.errorCode)
+        && Objects.equals(errorMessage, that.errorMessage);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(id, invocationId, author, content, actions, branch, timestamp);
+  }
+
+  @Override
+  public String toString() {
+    return toJson();
+  }
+
+  /** Builds an {@link Event}. Not thread-safe. */
+  @JsonPOJOBuilder(withPrefix = "")
+  public static final class Builder {
+    private @Nullable String id;
+    private @Nullable String invocationId;
+    private @Nullable String author;
+    private @Nullable Content content;
+    private @Nullable EventActions actions;
+    private @Nullable Boolean partial;
+    private @Nullable String branch;
+    private @Nullable Long timestamp;
+    private @Nullable Boolean turnComplete;
+    private @Nullable String errorCode;
+    private @Nullable String errorMessage;
+
+    private Builder() {}
+
+    @JsonProperty("id")
+    public Builder id(@Nullable String id) {
+      this.id = id;
+      return this;
+    }
+
+    @JsonProperty("invocationId")
+    public Builder invocationId(@Nullable String invocationId) {
+      this.invocationId = invocationId;
+      return this;
+    }
+
+    @JsonProperty("author")
+    public Builder author(@Nullable String author) {
+      this.author = author;
+      return this;
+    }
+
+    @JsonProperty("content")
+    public Builder content(@Nullable Content content) {
+      this.content = content;
+      return this;
+    }
+
+    @JsonProperty("actions")
+    public Builder actions(@Nullable EventActions actions) {
+      this.actions = actions;
+      return this;
+    }
+
+    @JsonProperty("partial")
+    public Builder partial(@Nullable Boolean partial) {
+      this.partial = partial;
+      return this;
+    }
+
+    @JsonProperty("branch")
+    public Builder branch(@Nullable String branch) {
+      this.branch = branch;
+      return this;
+    }
+
+    /** Epoch milliseconds. */
+    @JsonProperty("timestamp")
+    public Builder timestamp(long timestamp) {
+      this.timestamp = timestamp;
+      return this;
+    }
+
+    @JsonProperty("turnComplete")
+    public Builder turnComplete(@Nullable Boolean turnComplete) {
+      this.turnComplete = turnComplete;
+      return this;
+    }
+
+    @JsonProperty("errorCode")
+    public Builder errorCode(@Nullable String errorCode) {
+      this.errorCode = errorCode;
+      return this;
+    }
+
+    @JsonProperty("errorMessage")
+    public Builder errorMessage(@Nullable String errorMessage) {
+      this.errorMessage = errorMessage;
+      return this;
+    }
+
+    public Event build() {
+      return new Event(this);
+    }
+  }
+}

@@ -1,0 +1,146 @@
+package dev.adk4j.state;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.datatype.jdk8.Jdk8Module;
+import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The one JSON mapping of adk4j: state values, events and sessions are written and read with the
+ * same {@link ObjectMapper}, so that a value reads back the same from every session service.
+ *
+ * <p>State values are normalized at the write: {@link #normalize(String, Object)} turns any value
+ * into its JSON round trip (maps with string keys, lists, strings, numbers, booleans), refusing
+ * what cannot be serialized. Normalized values are only {@link Map}, {@link List} and immutable
+ * scalars, which lets {@link #copy(Object)} copy them cheaply.
+ *
+ * <p>Thread-safe.
+ */
+public final class Json {
+
+  private static final ObjectMapper MAPPER =
+      new ObjectMapper()
+          .registerModule(new Jdk8Module())
+          .registerModule(new JavaTimeModule())
+          .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
+          .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+          .setDefaultPropertyInclusion(
+              JsonInclude.Value.construct(
+                  JsonInclude.Include.NON_ABSENT, JsonInclude.Include.ALWAYS));
+
+  private Json() {}
+
+  /** The shared mapper. Do not reconfigure it. */
+  public static ObjectMapper mapper() {
+    return MAPPER;
+  }
+
+  /**
+   * Returns the JSON round trip of {@code value}: what a session service would give back after
+   * storing it.
+   *
+   * @throws IllegalArgumentException naming {@code key} if the value cannot be serialized (a cyclic
+   *     structure, an object Jackson cannot describe, a non-finite number)
+   */
+  public static @Nullable Object normalize(String key, @Nullable Object value) {
+    if (value == null || value instanceof String || value instanceof Boolean) {
+      return value;
+    }
+    if (value instanceof Integer) {
+      return value;
+    }
+    if (value instanceof Long) {
+      long l = (Long) value;
+      return (l >= Integer.MIN_VALUE && l <= Integer.MAX_VALUE) ? Integer.valueOf((int) l) : value;
+    }
+    if (value instanceof Double || value instanceof Float) {
+      double d = ((Number) value).doubleValue();
+      if (Double.isNaN(d) || Double.isInfinite(d)) {
+        throw new IllegalArgumentException(
+            "State value for key '" + key + "' is " + d + ", which is not a JSON number");
+      }
+      if (value instanceof Double) {
+        return value;
+      }
+    }
+    try {
+      byte[] json = MAPPER.writeValueAsBytes(value);
+      return MAPPER.readValue(json, Object.class);
+    } catch (JsonProcessingException | StackOverflowError e) {
+      throw new IllegalArgumentException(
+          "State value for key '"
+              + key
+              + "' of type "
+              + value.getClass().getName()
+              + " cannot be serialized to JSON: "
+              + describe(e),
+          e);
+    } catch (java.io.IOException e) {
+      throw new IllegalArgumentException(
+          "State value for key '" + key + "' cannot be read back from JSON: " + describe(e), e);
+    }
+  }
+
+  /**
+   * Deep-copies a normalized value: maps and lists are copied, scalars (immutable) are shared.
+   * Anything else is normalized first.
+   */
+  @SuppressWarnings("unchecked")
+  public static @Nullable Object copy(@Nullable Object value) {
+    if (value instanceof Map) {
+      Map<String, Object> source = (Map<String, Object>) value;
+      Map<String, Object> copy = new LinkedHashMap<>(Math.max(4, source.size() * 2));
+      for (Map.Entry<String, Object> e : source.entrySet()) {
+        copy.put(e.getKey(), copy(e.getValue()));
+      }
+      return copy;
+    }
+    if (value instanceof List) {
+      List<Object> source = (List<Object>) value;
+      List<Object> copy = new ArrayList<>(source.size());
+      for (Object o : source) {
+        copy.add(copy(o));
+      }
+      return copy;
+    }
+    return value;
+  }
+
+  /** Serializes any value with the shared mapper. */
+  public static String toJson(@Nullable Object value) {
+    try {
+      return MAPPER.writeValueAsString(value);
+    } catch (JsonProcessingException e) {
+      throw new IllegalArgumentException(
+          "Cannot serialize " + (value == null ? "null" : value.getClass().getName()), e);
+    }
+  }
+
+  /** Reads JSON text into {@code type} with the shared mapper. */
+  public static <T> T fromJson(String json, Class<T> type) {
+    try {
+      return MAPPER.readValue(json, type);
+    } catch (JsonProcessingException e) {
+      throw new IllegalArgumentException(
+          "Malformed JSON for " + type.getSimpleName() + ": " + describe(e), e);
+    }
+  }
+
+  private static String describe(Throwable e) {
+    if (e instanceof StackOverflowError) {
+      return "the value is cyclic or nested too deeply";
+    }
+    if (e instanceof JsonProcessingException) {
+      return ((JsonProcessingException) e).getOriginalMessage();
+    }
+    return String.valueOf(e.getMessage());
+  }
+}

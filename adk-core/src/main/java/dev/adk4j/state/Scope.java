@@ -1,0 +1,147 @@
+package dev.adk4j.state;
+
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The scope of a state key, decided by its prefix. This is the single place that knows the
+ * prefixes; every session service routes keys through {@link #of(String)} and {@link #split(Map)}.
+ *
+ * <ul>
+ *   <li>{@link #APP}: {@code app:}, one value per app, shared by all its users and sessions;
+ *   <li>{@link #USER}: {@code user:}, one value per (app, user), shared by that user's sessions;
+ *   <li>{@link #TEMP}: {@code temp:}, one invocation, never stored;
+ *   <li>{@link #SESSION}: no prefix (or any other prefix, such as {@code a:b}), one session.
+ * </ul>
+ *
+ * The prefix stays part of the key everywhere: scoped maps hold full keys such as {@code
+ * user:name}.
+ */
+public enum Scope {
+  APP(State.APP_PREFIX),
+  USER(State.USER_PREFIX),
+  TEMP(State.TEMP_PREFIX),
+  SESSION("");
+
+  private final String prefix;
+
+  Scope(String prefix) {
+    this.prefix = prefix;
+  }
+
+  /** The key prefix of this scope; empty for {@link #SESSION}. */
+  public String prefix() {
+    return prefix;
+  }
+
+  /** The scope of {@code key}. */
+  public static Scope of(String key) {
+    if (key.startsWith(State.APP_PREFIX)) {
+      return APP;
+    }
+    if (key.startsWith(State.USER_PREFIX)) {
+      return USER;
+    }
+    if (key.startsWith(State.TEMP_PREFIX)) {
+      return TEMP;
+    }
+    return SESSION;
+  }
+
+  /**
+   * Checks that {@code key} is a valid state key: non-null, non-empty, and not a bare prefix.
+   *
+   * @throws IllegalArgumentException if it is not
+   */
+  public static String checkKey(@Nullable Object key) {
+    if (!(key instanceof String)) {
+      throw new IllegalArgumentException(
+          "State keys are non-empty strings, got "
+              + (key == null ? "null" : key.getClass().getName()));
+    }
+    String k = (String) key;
+    if (k.isEmpty()) {
+      throw new IllegalArgumentException("State keys are non-empty strings, got an empty key");
+    }
+    Scope scope = of(k);
+    if (scope != SESSION && k.length() == scope.prefix.length()) {
+      throw new IllegalArgumentException("State key '" + k + "' has a prefix but no name");
+    }
+    return k;
+  }
+
+  /**
+   * A delta split by scope, {@code temp:} keys dropped. Each map keeps the full keys and may hold
+   * {@code null} values, meaning removal. The maps are unmodifiable.
+   */
+  public record Split(
+      Map<String, @Nullable Object> app,
+      Map<String, @Nullable Object> user,
+      Map<String, @Nullable Object> session) {
+
+    /** Whether nothing is to be stored. */
+    public boolean isEmpty() {
+      return app.isEmpty() && user.isEmpty() && session.isEmpty();
+    }
+  }
+
+  /** Splits {@code delta} into its app, user and session parts, dropping {@code temp:} keys. */
+  public static Split split(Map<String, ? extends @Nullable Object> delta) {
+    Map<String, @Nullable Object> app = null;
+    Map<String, @Nullable Object> user = null;
+    Map<String, @Nullable Object> session = null;
+    for (Map.Entry<String, ? extends @Nullable Object> e : delta.entrySet()) {
+      String key = e.getKey();
+      switch (of(key)) {
+        case APP:
+          app = add(app, key, e.getValue());
+          break;
+        case USER:
+          user = add(user, key, e.getValue());
+          break;
+        case SESSION:
+          session = add(session, key, e.getValue());
+          break;
+        case TEMP:
+        default:
+          break;
+      }
+    }
+    return new Split(frozen(app), frozen(user), frozen(session));
+  }
+
+  /** Returns {@code delta} without its {@code temp:} keys (the same map if it has none). */
+  public static <V> Map<String, V> withoutTemp(Map<String, V> delta) {
+    boolean hasTemp = false;
+    for (String key : delta.keySet()) {
+      if (of(key) == TEMP) {
+        hasTemp = true;
+        break;
+      }
+    }
+    if (!hasTemp) {
+      return delta;
+    }
+    Map<String, V> kept = new HashMap<>();
+    delta.forEach(
+        (k, v) -> {
+          if (of(k) != TEMP) {
+            kept.put(k, v);
+          }
+        });
+    return kept;
+  }
+
+  private static Map<String, @Nullable Object> add(
+      @Nullable Map<String, @Nullable Object> map, String key, @Nullable Object value) {
+    Map<String, @Nullable Object> m = map == null ? new HashMap<>() : map;
+    m.put(key, value);
+    return m;
+  }
+
+  private static Map<String, @Nullable Object> frozen(@Nullable Map<String, @Nullable Object> map) {
+    return map == null ? Map.of() : Collections.unmodifiableMap(map);
+  }
+}

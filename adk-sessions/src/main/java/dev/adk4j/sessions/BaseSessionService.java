@@ -1,0 +1,97 @@
+package dev.adk4j.sessions;
+
+import dev.adk4j.events.Event;
+import io.reactivex.rxjava3.core.Completable;
+import io.reactivex.rxjava3.core.Maybe;
+import io.reactivex.rxjava3.core.Single;
+import java.util.Map;
+import java.util.Optional;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Stores sessions, their events and their state in three scopes: {@code app:} keys shared by every
+ * user and session of an app, {@code user:} keys shared by one user's sessions, and unprefixed keys
+ * private to one session. {@code temp:} keys are never stored.
+ *
+ * <p>Contract (every implementation passes {@code SessionServiceContract}):
+ *
+ * <ul>
+ *   <li>{@code createSession} routes initial {@code app:}/{@code user:} keys to their scopes and
+ *       drops {@code temp:} keys; a null id gets a generated one; an id is unique per (app, user).
+ *   <li>Every read returns the state merged from the three scopes, re-read each time, and returns
+ *       copies: mutating them changes nothing stored.
+ *   <li>{@code appendEvent} is atomic and linearizable per session: the event (without its {@code
+ *       temp:} keys) is stored and each key of its delta applied to its scope, or nothing happens.
+ *       Appending through a stale copy throws {@link StaleSessionException}.
+ *   <li>Implementations are thread-safe.
+ * </ul>
+ *
+ * <p>Operations are lazy: nothing happens until the returned source is subscribed to. Errors are
+ * delivered through it.
+ */
+public interface BaseSessionService {
+
+  /**
+   * Creates a session.
+   *
+   * @param state initial state, nullable; keys are routed by prefix, {@code temp:} keys dropped
+   * @param sessionId nullable; a generated id is used when null
+   * @return the new session with its merged state
+   * @throws SessionAlreadyExistsException (through the Single) if the id is taken for that user
+   * @throws IllegalArgumentException (through the Single) for an invalid key or value
+   */
+  Single<Session> createSession(
+      String appName,
+      String userId,
+      @Nullable Map<String, ? extends @Nullable Object> state,
+      @Nullable String sessionId);
+
+  /** Creates a session with no initial state and a generated id. */
+  default Single<Session> createSession(String appName, String userId) {
+    return createSession(appName, userId, null, null);
+  }
+
+  /**
+   * Loads a session with its merged state and the events selected by {@code config}; completes
+   * empty if there is no such session.
+   */
+  Maybe<Session> getSession(
+      String appName, String userId, String sessionId, Optional<GetSessionConfig> config);
+
+  /** Loads a session with all its events; completes empty if there is no such session. */
+  default Maybe<Session> getSession(String appName, String userId, String sessionId) {
+    return getSession(appName, userId, sessionId, Optional.empty());
+  }
+
+  /** The user's sessions in the app, with merged state and without events. */
+  Single<ListSessionsResponse> listSessions(String appName, String userId);
+
+  /**
+   * Deletes a session and its events; app and user state stay. Deleting a session that does not
+   * exist completes normally.
+   */
+  Completable deleteSession(String appName, String userId, String sessionId);
+
+  /**
+   * The stored events of a session, oldest first.
+   *
+   * @throws SessionNotFoundException (through the Single) if there is no such session
+   */
+  Single<ListEventsResponse> listEvents(String appName, String userId, String sessionId);
+
+  /**
+   * Appends {@code event} to {@code session} and applies its state delta.
+   *
+   * <p>A partial event is returned untouched, neither applied nor stored. Otherwise, atomically:
+   * the event is stored without its {@code temp:} keys, each key of its delta is applied to its
+   * scope ({@code null} removes), and the session's last update time becomes the event's timestamp.
+   * The passed {@code session} is then updated to match, {@code temp:} values included.
+   *
+   * @return the event as stored
+   * @throws SessionNotFoundException (through the Single) if the session does not exist
+   * @throws StaleSessionException (through the Single) if {@code session} is older than storage
+   * @throws IllegalArgumentException (through the Single) for an invalid key or a value that cannot
+   *     be serialized; nothing is stored
+   */
+  Single<Event> appendEvent(Session session, Event event);
+}

@@ -1,0 +1,294 @@
+package dev.adk4j.sessions;
+
+import dev.adk4j.events.Event;
+import dev.adk4j.events.EventActions;
+import dev.adk4j.state.Json;
+import dev.adk4j.state.Scope;
+import io.reactivex.rxjava3.core.Completable;
+import io.reactivex.rxjava3.core.Maybe;
+import io.reactivex.rxjava3.core.Single;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.concurrent.locks.ReadWriteLock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A {@link BaseSessionService} that keeps everything in memory: fast, and lost when the process
+ * ends. Use {@code DatabaseSessionService} to keep sessions across restarts.
+ *
+ * <p>Concurrency: one read-write lock guards all data. Appends and creations take the write lock,
+ * so each is atomic and they are linearizable; reads share the read lock and never see half an
+ * append. Stored values are private copies, and every read returns fresh copies.
+ */
+public final class InMemorySessionService implements BaseSessionService {
+
+  private final ReadWriteLock lock = new ReentrantReadWriteLock();
+  private final Map<String, AppData> apps = new HashMap<>();
+
+  private static final class AppData {
+    final Map<String, Object> state = new HashMap<>();
+    final Map<String, UserData> users = new HashMap<>();
+  }
+
+  private static final class UserData {
+    final Map<String, Object> state = new HashMap<>();
+    final Map<String, StoredSession> sessions = new TreeMap<>();
+  }
+
+  private static final class StoredSession {
+    final Map<String, Object> state = new HashMap<>();
+    final List<Event> events = new ArrayList<>();
+    Instant lastUpdateTime;
+    long revision;
+
+    StoredSession(Instant created) {
+      this.lastUpdateTime = created;
+    }
+  }
+
+  @Override
+  public Single<Session> createSession(
+      String appName,
+      String userId,
+      @Nullable Map<String, ? extends @Nullable Object> state,
+      @Nullable String sessionId) {
+    return Single.fromCallable(
+        () -> {
+          Appends.checkIds(appName, userId);
+          String id = Appends.sessionIdOrNew(sessionId);
+          Scope.Split initial = Appends.initialState(appName, userId, id, state);
+          lock.writeLock().lock();
+          try {
+            AppData app = apps.computeIfAbsent(appName, k -> new AppData());
+            UserData user = app.users.computeIfAbsent(userId, k -> new UserData());
+            if (user.sessions.containsKey(id)) {
+              throw new SessionAlreadyExistsException(appName, userId, id);
+            }
+            StoredSession stored = new StoredSession(Instant.now());
+            apply(app.state, initial.app());
+            apply(user.state, initial.user());
+            apply(stored.state, initial.session());
+            user.sessions.put(id, stored);
+            return toSession(appName, userId, id, app, user, stored, List.of());
+          } finally {
+            lock.writeLock().unlock();
+          }
+        });
+  }
+
+  @Override
+  public Maybe<Session> getSession(
+      String appName, String userId, String sessionId, Optional<GetSessionConfig> config) {
+    Objects.requireNonNull(config, "config");
+    return Maybe.fromCallable(
+        () -> {
+          Appends.checkIds(appName, userId, sessionId);
+          lock.readLock().lock();
+          try {
+            AppData app = apps.get(appName);
+            UserData user = app == null ? null : app.users.get(userId);
+            StoredSession stored = user == null ? null : user.sessions.get(sessionId);
+            if (stored == null) {
+              return null;
+            }
+            return toSession(
+                appName, userId, sessionId, app, user, stored, select(stored.events, config));
+          } finally {
+            lock.readLock().unlock();
+          }
+        });
+  }
+
+  @Override
+  public Single<ListSessionsResponse> listSessions(String appName, String userId) {
+    return Single.fromCallable(
+        () -> {
+          Appends.checkIds(appName, userId);
+          lock.readLock().lock();
+          try {
+            AppData app = apps.get(appName);
+            UserData user = app == null ? null : app.users.get(userId);
+            List<Session> sessions = new ArrayList<>();
+            if (user != null) {
+              user.sessions.forEach(
+                  (id, stored) ->
+                      sessions.add(toSession(appName, userId, id, app, user, stored, List.of())));
+            }
+            return new ListSessionsResponse(sessions);
+          } finally {
+            lock.readLock().unlock();
+          }
+        });
+  }
+
+  @Override
+  public Completable deleteSession(String appName, String userId, String sessionId) {
+    return Completable.fromAction(
+        () -> {
+          Appends.checkIds(appName, userId, sessionId);
+          lock.writeLock().lock();
+          try {
+            AppData app = apps.get(appName);
+            UserData user = app == null ? null : app.users.get(userId);
+            if (user != null) {
+              user.sessions.remove(sessionId);
+            }
+          } finally {
+            lock.writeLock().unlock();
+          }
+        });
+  }
+
+  @Override
+  public Single<ListEventsResponse> listEvents(String appName, String userId, String sessionId) {
+    return Single.fromCallable(
+        () -> {
+          Appends.checkIds(appName, userId, sessionId);
+          lock.readLock().lock();
+          try {
+            StoredSession stored = find(appName, userId, sessionId);
+            return new ListEventsResponse(copyEvents(stored.events));
+          } finally {
+            lock.readLock().unlock();
+          }
+        });
+  }
+
+  @Override
+  public Single<Event> appendEvent(Session session, Event event) {
+    Objects.requireNonNull(session, "session");
+    Objects.requireNonNull(event, "event");
+    return Single.fromCallable(
+        () -> {
+          if (event.partial().orElse(false)) {
+            return event;
+          }
+          Appends.Prepared prepared = Appends.prepare(session, event);
+          // The session copy's lock orders appends made through one copy (parallel branches of
+          // one invocation), so each sees the revision the previous one produced.
+          synchronized (session) {
+            lock.writeLock().lock();
+            try {
+              AppData app = apps.get(session.appName());
+              StoredSession stored = find(session.appName(), session.userId(), session.id());
+              if (stored.revision != session.revision()) {
+                throw new StaleSessionException(
+                    session.appName(),
+                    session.userId(),
+                    session.id(),
+                    session.revision(),
+                    stored.revision);
+              }
+              UserData user = app.users.get(session.userId());
+              apply(app.state, prepared.split().app());
+              apply(user.state, prepared.split().user());
+              apply(stored.state, prepared.split().session());
+              stored.events.add(copyEvent(prepared.stored()));
+              stored.lastUpdateTime = Instant.ofEpochMilli(prepared.timestamp());
+              stored.revision++;
+              session.applyAppended(prepared.stored(), prepared.fullDelta(), stored.revision);
+            } finally {
+              lock.writeLock().unlock();
+            }
+          }
+          return prepared.stored();
+        });
+  }
+
+  private StoredSession find(String appName, String userId, String sessionId) {
+    AppData app = apps.get(appName);
+    UserData user = app == null ? null : app.users.get(userId);
+    StoredSession stored = user == null ? null : user.sessions.get(sessionId);
+    if (stored == null) {
+      throw new SessionNotFoundException(appName, userId, sessionId);
+    }
+    return stored;
+  }
+
+  private static void apply(Map<String, Object> target, Map<String, @Nullable Object> delta) {
+    delta.forEach(
+        (k, v) -> {
+          if (v == null) {
+            target.remove(k);
+          } else {
+            target.put(k, Json.copy(v));
+          }
+        });
+  }
+
+  private static Session toSession(
+      String appName,
+      String userId,
+      String id,
+      AppData app,
+      UserData user,
+      StoredSession stored,
+      List<Event> events) {
+    Map<String, Object> merged = new HashMap<>();
+    app.state.forEach((k, v) -> merged.put(k, Json.copy(v)));
+    user.state.forEach((k, v) -> merged.put(k, Json.copy(v)));
+    stored.state.forEach((k, v) -> merged.put(k, Json.copy(v)));
+    return Session.builder(id)
+        .appName(appName)
+        .userId(userId)
+        .state(merged)
+        .events(copyEvents(events))
+        .lastUpdateTime(stored.lastUpdateTime)
+        .revision(stored.revision)
+        .build();
+  }
+
+  static List<Event> select(List<Event> events, Optional<GetSessionConfig> config) {
+    if (config.isEmpty()) {
+      return events;
+    }
+    List<Event> kept = events;
+    if (config.get().afterTimestamp().isPresent()) {
+      long after = config.get().afterTimestamp().get().toEpochMilli();
+      kept = new ArrayList<>();
+      for (Event e : events) {
+        if (e.timestamp() >= after) {
+          kept.add(e);
+        }
+      }
+    }
+    if (config.get().numRecentEvents().isPresent()) {
+      int n = config.get().numRecentEvents().get();
+      kept = kept.subList(Math.max(0, kept.size() - n), kept.size());
+    }
+    return kept;
+  }
+
+  private static List<Event> copyEvents(List<Event> events) {
+    List<Event> copies = new ArrayList<>(events.size());
+    for (Event e : events) {
+      copies.add(copyEvent(e));
+    }
+    return copies;
+  }
+
+  /** Events are immutable but their delta values may be mutable maps or lists: copy those. */
+  private static Event copyEvent(Event e) {
+    Map<String, @Nullable Object> delta = e.actions().stateDelta();
+    boolean mutable = false;
+    for (Object v : delta.values()) {
+      if (v instanceof Map || v instanceof List) {
+        mutable = true;
+        break;
+      }
+    }
+    if (!mutable) {
+      return e;
+    }
+    EventActions.Builder actions = e.actions().toBuilder();
+    delta.forEach((k, v) -> actions.putState(k, Json.copy(v)));
+    return e.toBuilder().actions(actions.build()).build();
+  }
+}

@@ -1,0 +1,250 @@
+package dev.adk4j.sessions;
+
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
+import com.fasterxml.jackson.databind.annotation.JsonPOJOBuilder;
+import dev.adk4j.events.Event;
+import dev.adk4j.state.Json;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A copy of one conversation as a session service returned it: its merged state (app ∪ user ∪
+ * session keys, prefixes included), its events, when it was last updated and the storage revision
+ * it was read at.
+ *
+ * <p>A {@code Session} is a copy: changing its {@link #state()} or {@link #events()} changes
+ * nothing stored. To change state, append an event ({@code BaseSessionService.appendEvent(session,
+ * event)}), which also brings this copy up to date, or write through a {@code CallbackContext} /
+ * {@code ToolContext} during an invocation. A copy that falls behind storage (another append
+ * happened since it was loaded) is refused by {@code appendEvent} with a {@link
+ * StaleSessionException}.
+ *
+ * <p>Thread-safe: the state map is concurrent and the event list copy-on-write.
+ */
+@JsonDeserialize(builder = Session.Builder.class)
+public final class Session {
+
+  private final String id;
+  private final String appName;
+  private final String userId;
+  private final ConcurrentMap<String, Object> state;
+  private final List<Event> events;
+  private volatile Instant lastUpdateTime;
+  private volatile long revision;
+
+  private Session(Builder b) {
+    this.id = requireText(b.id, "id");
+    this.appName = requireText(b.appName, "appName");
+    this.userId = requireText(b.userId, "userId");
+    this.state = new ConcurrentHashMap<>();
+    b.state.forEach(
+        (k, v) -> {
+          if (v != null) {
+            state.put(k, v);
+          }
+        });
+    this.events = new CopyOnWriteArrayList<>(b.events);
+    this.lastUpdateTime = b.lastUpdateTime != null ? b.lastUpdateTime : Instant.EPOCH;
+    this.revision = b.revision;
+  }
+
+  /** A builder for a session with {@code id}; used by session services and tests. */
+  public static Builder builder(String id) {
+    return new Builder().id(id);
+  }
+
+  @JsonProperty("id")
+  public String id() {
+    return id;
+  }
+
+  @JsonProperty("appName")
+  public String appName() {
+    return appName;
+  }
+
+  @JsonProperty("userId")
+  public String userId() {
+    return userId;
+  }
+
+  /**
+   * The merged state of this copy. Read it freely; during an invocation the agents module writes
+   * through it. Writing to it directly persists nothing: see the class comment.
+   */
+  @JsonProperty("state")
+  public ConcurrentMap<String, Object> state() {
+    return state;
+  }
+
+  /** The events of this copy, oldest first. */
+  @JsonProperty("events")
+  public List<Event> events() {
+    return events;
+  }
+
+  /** The timestamp of the last appended event, or the creation time. */
+  @JsonProperty("lastUpdateTime")
+  public Instant lastUpdateTime() {
+    return lastUpdateTime;
+  }
+
+  /**
+   * The storage revision this copy reflects: 0 at creation, bumped by every append. Used to detect
+   * stale copies.
+   */
+  @JsonProperty("revision")
+  public long revision() {
+    return revision;
+  }
+
+  /** A deep copy of this session (state values and events), at the same revision. */
+  public Session copy() {
+    Builder b =
+        builder(id)
+            .appName(appName)
+            .userId(userId)
+            .events(events)
+            .lastUpdateTime(lastUpdateTime)
+            .revision(revision);
+    state.forEach((k, v) -> b.state.put(k, Json.copy(v)));
+    return b.build();
+  }
+
+  /**
+   * Brings this copy up to date after its event was stored: applies the full delta (temp keys
+   * included, for the rest of the invocation), adds the stored event and takes the new revision.
+   */
+  void applyAppended(Event stored, Map<String, @Nullable Object> fullDelta, long newRevision) {
+    fullDelta.forEach(
+        (k, v) -> {
+          if (v == null) {
+            state.remove(k);
+          } else {
+            state.put(k, v);
+          }
+        });
+    events.add(stored);
+    lastUpdateTime = Instant.ofEpochMilli(stored.timestamp());
+    revision = newRevision;
+  }
+
+  /** The session as JSON, camelCase field names. */
+  public String toJson() {
+    return Json.toJson(this);
+  }
+
+  /** Reads a session written by {@link #toJson()}. */
+  public static Session fromJson(String json) {
+    return Json.fromJson(json, Session.class);
+  }
+
+  @JsonIgnore
+  String describe() {
+    return SessionException.describe(appName, userId, id);
+  }
+
+  @Override
+  public String toString() {
+    return "Session{id="
+        + id
+        + ", appName="
+        + appName
+        + ", userId="
+        + userId
+        + ", revision="
+        + revision
+        + ", lastUpdateTime="
+        + lastUpdateTime
+        + ", state="
+        + state
+        + ", events="
+        + events.size()
+        + "}";
+  }
+
+  private static String requireText(@Nullable String value, String name) {
+    Objects.requireNonNull(value, name);
+    if (value.isEmpty()) {
+      throw new IllegalArgumentException(name + " must not be empty");
+    }
+    return value;
+  }
+
+  /** Builds a {@link Session}. Not thread-safe. */
+  @JsonPOJOBuilder(withPrefix = "")
+  public static final class Builder {
+    private @Nullable String id;
+    private @Nullable String appName;
+    private @Nullable String userId;
+    private final Map<String, Object> state = new ConcurrentHashMap<>();
+    private List<Event> events = List.of();
+    private @Nullable Instant lastUpdateTime;
+    private long revision;
+
+    private Builder() {}
+
+    @JsonProperty("id")
+    public Builder id(String id) {
+      this.id = id;
+      return this;
+    }
+
+    @JsonProperty("appName")
+    public Builder appName(String appName) {
+      this.appName = appName;
+      return this;
+    }
+
+    @JsonProperty("userId")
+    public Builder userId(String userId) {
+      this.userId = userId;
+      return this;
+    }
+
+    /** The state, copied; null values are skipped. */
+    @JsonProperty("state")
+    public Builder state(@Nullable Map<String, ? extends @Nullable Object> state) {
+      this.state.clear();
+      if (state != null) {
+        state.forEach(
+            (k, v) -> {
+              if (v != null) {
+                this.state.put(k, v);
+              }
+            });
+      }
+      return this;
+    }
+
+    @JsonProperty("events")
+    public Builder events(@Nullable List<Event> events) {
+      this.events = events == null ? List.of() : List.copyOf(events);
+      return this;
+    }
+
+    @JsonProperty("lastUpdateTime")
+    public Builder lastUpdateTime(@Nullable Instant lastUpdateTime) {
+      this.lastUpdateTime = lastUpdateTime;
+      return this;
+    }
+
+    @JsonProperty("revision")
+    public Builder revision(long revision) {
+      this.revision = revision;
+      return this;
+    }
+
+    public Session build() {
+      return new Session(this);
+    }
+  }
+}

@@ -1,0 +1,21 @@
+package dev.adk4j.sessions;
+
+/**
+ * The root of the session service's exceptions. Messages name the app, user and session they are
+ * about.
+ */
+public class SessionException extends RuntimeException {
+  private static final long serialVersionUID = 1L;
+
+  public SessionException(String message) {
+    super(message);
+  }
+
+  public SessionException(String message, Throwable cause) {
+    super(message, cause);
+  }
+
+  static String describe(String appName, String userId, String sessionId) {
+    return "session '" + sessionId + "' of user '" + userId + "' in app '" + appName + "'";
+  }
+}
