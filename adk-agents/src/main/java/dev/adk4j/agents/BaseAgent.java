@@ -1,0 +1,265 @@
+package dev.adk4j.agents;
+
+import com.google.genai.types.Content;
+import dev.adk4j.events.Event;
+import io.reactivex.rxjava3.core.Flowable;
+import io.reactivex.rxjava3.core.FlowableEmitter;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * An agent: something that, given an {@link InvocationContext}, produces events.
+ *
+ * <p>{@link #runAsync(InvocationContext)} runs the before-agent callbacks, then {@link
+ * #runAsyncImpl}, then the after-agent callbacks. Every non-partial event is stored in the session
+ * (through {@link InvocationContext#persist}) before it is emitted, so a consumer that sees an
+ * event can read its state from storage, and the next step of the invocation sees it in the
+ * session's history.
+ *
+ * <p>Agents are immutable once built and may be run by several invocations at once.
+ */
+public abstract class BaseAgent {
+
+  private static final Pattern NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
+
+  private final String name;
+  private final String description;
+  private final List<BaseAgent> subAgents;
+  private final List<Callbacks.BeforeAgentCallback> beforeAgentCallbacks;
+  private final List<Callbacks.AfterAgentCallback> afterAgentCallbacks;
+  private volatile @Nullable BaseAgent parentAgent;
+
+  protected BaseAgent(
+      String name,
+      @Nullable String description,
+      List<? extends BaseAgent> subAgents,
+      List<Callbacks.BeforeAgentCallback> beforeAgentCallbacks,
+      List<Callbacks.AfterAgentCallback> afterAgentCallbacks) {
+    Objects.requireNonNull(name, "name");
+    if (!NAME.matcher(name).matches()) {
+      throw new IllegalArgumentException(
+          "Agent name '" + name + "' is not an identifier ([A-Za-z_][A-Za-z0-9_]*)");
+    }
+    if (name.equals("user")) {
+      throw new IllegalArgumentException("Agent name 'user' is reserved for the user's messages");
+    }
+    this.name = name;
+    this.description = description == null ? "" : description;
+    this.subAgents = List.copyOf(subAgents);
+    this.beforeAgentCallbacks = List.copyOf(beforeAgentCallbacks);
+    this.afterAgentCallbacks = List.copyOf(afterAgentCallbacks);
+    Set<String> names = new HashSet<>();
+    for (BaseAgent sub : this.subAgents) {
+      if (!names.add(sub.name())) {
+        throw new IllegalArgumentException(
+            "Agent '" + name + "' has two sub-agents named '" + sub.name() + "'");
+      }
+      if (sub.parentAgent != null && sub.parentAgent != this) {
+        throw new IllegalArgumentException(
+            "Agent '"
+                + sub.name()
+                + "' is already a sub-agent of '"
+                + sub.parentAgent.name()
+                + "'; it cannot also be one of '"
+                + name
+                + "'");
+      }
+      sub.parentAgent = this;
+    }
+  }
+
+  public String name() {
+    return name;
+  }
+
+  public String description() {
+    return description;
+  }
+
+  public List<BaseAgent> subAgents() {
+    return subAgents;
+  }
+
+  public Optional<BaseAgent> parentAgent() {
+    return Optional.ofNullable(parentAgent);
+  }
+
+  /** The root of this agent's tree. */
+  public BaseAgent rootAgent() {
+    BaseAgent a = this;
+    while (a.parentAgent != null) {
+      a = a.parentAgent;
+    }
+    return a;
+  }
+
+  /** This agent or the descendant named {@code name}. */
+  public Optional<BaseAgent> findAgent(String name) {
+    if (this.name.equals(name)) {
+      return Optional.of(this);
+    }
+    for (BaseAgent sub : subAgents) {
+      Optional<BaseAgent> found = sub.findAgent(name);
+      if (found.isPresent()) {
+        return found;
+      }
+    }
+    return Optional.empty();
+  }
+
+  public List<Callbacks.BeforeAgentCallback> beforeAgentCallbacks() {
+    return beforeAgentCallbacks;
+  }
+
+  public List<Callbacks.AfterAgentCallback> afterAgentCallbacks() {
+    return afterAgentCallbacks;
+  }
+
+  /**
+   * Runs this agent in the invocation of {@code parentContext}. Lazy: nothing happens until
+   * subscription. Events are emitted in order, each non-partial one already stored.
+   */
+  public final Flowable<Event> runAsync(InvocationContext parentContext) {
+    return Flowable.defer(
+        () -> {
+          InvocationContext ctx = parentContext.forAgent(this);
+          return Flowable.concat(
+              Flowable.defer(() -> runBeforeCallbacks(ctx)),
+              Flowable.defer(
+                  () ->
+                      ctx.endInvocation()
+                          ? Flowable.<Event>empty()
+                          : runAsyncImpl(ctx).map(ctx::persist)),
+              Flowable.defer(() -> runAfterCallbacks(ctx)));
+        });
+  }
+
+  /** This agent's own work. Events it emits are stored by {@link #runAsync} if not yet stored. */
+  protected abstract Flowable<Event> runAsyncImpl(InvocationContext context);
+
+  private Flowable<Event> runBeforeCallbacks(InvocationContext ctx) {
+    if (beforeAgentCallbacks.isEmpty()) {
+      return Flowable.empty();
+    }
+    return Flowable.create(
+        emitter -> {
+          CallbackContext cc = new CallbackContext(ctx);
+          for (Callbacks.BeforeAgentCallback cb : beforeAgentCallbacks) {
+            Content content = cb.call(cc).blockingGet();
+            if (content != null) {
+              ctx.setEndInvocation(true);
+              emit(emitter, ctx, cc, content);
+              emitter.onComplete();
+              return;
+            }
+          }
+          if (cc.hasActions()) {
+            emit(emitter, ctx, cc, null);
+          }
+          emitter.onComplete();
+        },
+        io.reactivex.rxjava3.core.BackpressureStrategy.BUFFER);
+  }
+
+  private Flowable<Event> runAfterCallbacks(InvocationContext ctx) {
+    if (afterAgentCallbacks.isEmpty()) {
+      return Flowable.empty();
+    }
+    return Flowable.create(
+        emitter -> {
+          CallbackContext cc = new CallbackContext(ctx);
+          for (Callbacks.AfterAgentCallback cb : afterAgentCallbacks) {
+            Content content = cb.call(cc).blockingGet();
+            if (content != null) {
+              emit(emitter, ctx, cc, content);
+              emitter.onComplete();
+              return;
+            }
+          }
+          if (cc.hasActions()) {
+            emit(emitter, ctx, cc, null);
+          }
+          emitter.onComplete();
+        },
+        io.reactivex.rxjava3.core.BackpressureStrategy.BUFFER);
+  }
+
+  private void emit(
+      FlowableEmitter<Event> emitter,
+      InvocationContext ctx,
+      CallbackContext cc,
+      @Nullable Content content) {
+    Event event =
+        Event.builder()
+            .invocationId(ctx.invocationId())
+            .author(name)
+            .branch(ctx.branch().orElse(null))
+            .content(content)
+            .actions(cc.actions())
+            .build();
+    emitter.onNext(ctx.persist(event));
+  }
+
+  /** Builds an event authored by this agent in {@code ctx}. */
+  protected Event.Builder newEvent(InvocationContext ctx) {
+    return Event.builder()
+        .invocationId(ctx.invocationId())
+        .author(name)
+        .branch(ctx.branch().orElse(null));
+  }
+
+  /** Common builder state of agents. */
+  @SuppressWarnings("unchecked")
+  public abstract static class Builder<B extends Builder<B>> {
+    protected @Nullable String name;
+    protected @Nullable String description;
+    protected final List<BaseAgent> subAgents = new ArrayList<>();
+    protected final List<Callbacks.BeforeAgentCallback> beforeAgentCallbacks = new ArrayList<>();
+    protected final List<Callbacks.AfterAgentCallback> afterAgentCallbacks = new ArrayList<>();
+
+    public B name(String name) {
+      this.name = name;
+      return (B) this;
+    }
+
+    public B description(String description) {
+      this.description = description;
+      return (B) this;
+    }
+
+    public B subAgents(BaseAgent... agents) {
+      return subAgents(List.of(agents));
+    }
+
+    public B subAgents(List<? extends BaseAgent> agents) {
+      this.subAgents.clear();
+      this.subAgents.addAll(agents);
+      return (B) this;
+    }
+
+    public B beforeAgentCallback(Callbacks.BeforeAgentCallback callback) {
+      this.beforeAgentCallbacks.add(Objects.requireNonNull(callback));
+      return (B) this;
+    }
+
+    public B afterAgentCallback(Callbacks.AfterAgentCallback callback) {
+      this.afterAgentCallbacks.add(Objects.requireNonNull(callback));
+      return (B) this;
+    }
+
+    protected String requireName() {
+      if (name == null) {
+        throw new IllegalArgumentException("An agent needs a name");
+      }
+      return name;
+    }
+
+    public abstract BaseAgent build();
+  }
+}

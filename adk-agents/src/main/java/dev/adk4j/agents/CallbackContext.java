@@ -1,0 +1,94 @@
+package dev.adk4j.agents;
+
+import com.google.genai.types.Part;
+import dev.adk4j.events.EventActions;
+import dev.adk4j.state.State;
+import io.reactivex.rxjava3.core.Single;
+import java.util.concurrent.ConcurrentHashMap;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The context of a callback (and, as {@code ToolContext}, of a tool): a {@link ReadonlyContext}
+ * whose {@link #state()} is writable and records every write into the delta of the event this step
+ * produces. Writes are visible at once to every later read in the invocation.
+ *
+ * <p>{@link #actions()} is a snapshot of what the step's event will carry: the recorded delta plus
+ * control flags. {@link #setActions(EventActions)} replaces the flags and applies the given delta
+ * through the state, so a write already made is never lost. Thread-safe.
+ */
+public class CallbackContext extends ReadonlyContext {
+
+  private final State state;
+  private final ConcurrentHashMap<String, Integer> artifactDelta = new ConcurrentHashMap<>();
+  private volatile EventActions flags = EventActions.empty();
+
+  public CallbackContext(InvocationContext invocationContext) {
+    super(invocationContext);
+    this.state = new State(invocationContext.session().state());
+  }
+
+  /** The live state; every write is recorded in this step's delta. */
+  @Override
+  public State state() {
+    return state;
+  }
+
+  /** The actions of the event this step produces: the recorded delta and flags. */
+  public EventActions actions() {
+    EventActions f = flags;
+    return f.toBuilder().stateDelta(state.delta()).artifactDelta(artifactDelta).build();
+  }
+
+  /**
+   * Sets the control flags (transfer, escalate, skip summarization) from {@code actions} and
+   * applies its state delta through {@link #state()}; writes already made stay unless {@code
+   * actions} changes the same key.
+   */
+  public void setActions(EventActions actions) {
+    actions.stateDelta().forEach(state::put);
+    artifactDelta.putAll(actions.artifactDelta());
+    flags =
+        EventActions.builder()
+            .transferToAgent(actions.transferToAgent().orElse(null))
+            .escalate(actions.escalate().orElse(null))
+            .skipSummarization(actions.skipSummarization().orElse(null))
+            .build();
+  }
+
+  /** Whether this step recorded anything an event must carry. */
+  public boolean hasActions() {
+    return state.hasDelta() || !artifactDelta.isEmpty() || !flags.isEmpty();
+  }
+
+  /**
+   * Saves an artifact of this session and records its version in this step's actions.
+   *
+   * @throws IllegalStateException (through the Single) if no artifact service is configured
+   */
+  public Single<Integer> saveArtifact(String filename, Part artifact) {
+    return invocationContext
+        .artifactService()
+        .map(
+            a ->
+                a.saveArtifact(
+                        invocationContext.appName(),
+                        invocationContext.userId(),
+                        invocationContext.session().id(),
+                        filename,
+                        artifact)
+                    .doOnSuccess(v -> artifactDelta.put(filename, v)))
+        .orElse(
+            Single.error(
+                new IllegalStateException(
+                    "Cannot save artifact '"
+                        + filename
+                        + "': no artifact service is configured for agent '"
+                        + agentName()
+                        + "'")));
+  }
+
+  /** Same as {@code state().put(key, value)}. */
+  public void putState(String key, @Nullable Object value) {
+    state.put(key, value);
+  }
+}

@@ -1,0 +1,56 @@
+package dev.adk4j.agents;
+
+import com.google.genai.types.Content;
+import dev.adk4j.models.LlmRequest;
+import dev.adk4j.models.LlmResponse;
+import dev.adk4j.tools.BaseTool;
+import dev.adk4j.tools.ToolContext;
+import io.reactivex.rxjava3.core.Maybe;
+import java.util.Map;
+
+/**
+ * The callback types of agents. A callback that returns a value short-circuits its step; one that
+ * completes empty lets the step run. State written through the context lands in an event: for agent
+ * callbacks a content-less event carrying the delta (or the event of the returned content), for
+ * model callbacks the model response's event, for tool callbacks the function-response event.
+ */
+public final class Callbacks {
+  private Callbacks() {}
+
+  /** Before an agent runs; returned content ends the agent with that reply. */
+  @FunctionalInterface
+  public interface BeforeAgentCallback {
+    Maybe<Content> call(CallbackContext context);
+  }
+
+  /** After an agent ran; returned content is added as the agent's last reply. */
+  @FunctionalInterface
+  public interface AfterAgentCallback {
+    Maybe<Content> call(CallbackContext context);
+  }
+
+  /** Before a model call; a returned response is used instead of calling the model. */
+  @FunctionalInterface
+  public interface BeforeModelCallback {
+    Maybe<LlmResponse> call(CallbackContext context, LlmRequest request);
+  }
+
+  /** After a model call; a returned response replaces the model's. */
+  @FunctionalInterface
+  public interface AfterModelCallback {
+    Maybe<LlmResponse> call(CallbackContext context, LlmResponse response);
+  }
+
+  /** Before a tool runs; a returned map is used as the tool's response instead of running it. */
+  @FunctionalInterface
+  public interface BeforeToolCallback {
+    Maybe<Map<String, Object>> call(BaseTool tool, Map<String, Object> args, ToolContext context);
+  }
+
+  /** After a tool ran; a returned map replaces its response. */
+  @FunctionalInterface
+  public interface AfterToolCallback {
+    Maybe<Map<String, Object>> call(
+        BaseTool tool, Map<String, Object> args, ToolContext context, Map<String, Object> response);
+  }
+}

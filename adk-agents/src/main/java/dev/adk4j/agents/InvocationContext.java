@@ -1,0 +1,238 @@
+package dev.adk4j.agents;
+
+import com.google.genai.types.Content;
+import dev.adk4j.artifacts.BaseArtifactService;
+import dev.adk4j.events.Event;
+import dev.adk4j.sessions.BaseSessionService;
+import dev.adk4j.sessions.Session;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Everything one invocation shares: its id, the session (whose {@link Session#state()} is the live
+ * state every context reads and writes, {@code temp:} keys included), the services, the user's
+ * message, the run config, and the invocation-wide flags and counters.
+ *
+ * <p>An agent runs with its own copy ({@link #forAgent}, {@link #withBranch}) that shares all of
+ * the above with its parent: sub-agents see the same invocation id and the same live state.
+ *
+ * <p>Events are stored through {@link #persist(Event)}, which appends each event once, before it is
+ * emitted. Thread-safe.
+ */
+public final class InvocationContext {
+
+  private final BaseSessionService sessionService;
+  private final @Nullable BaseArtifactService artifactService;
+  private final String invocationId;
+  private final BaseAgent agent;
+  private final Session session;
+  private final @Nullable Content userContent;
+  private final RunConfig runConfig;
+  private final @Nullable String branch;
+  private final Shared shared;
+
+  /** What every copy of one invocation's context shares. */
+  private static final class Shared {
+    final AtomicBoolean endInvocation = new AtomicBoolean();
+    final AtomicInteger llmCalls = new AtomicInteger();
+    final Set<String> persisted = ConcurrentHashMap.newKeySet();
+  }
+
+  private InvocationContext(Builder b, Shared shared) {
+    this.sessionService = Objects.requireNonNull(b.sessionService, "sessionService");
+    this.artifactService = b.artifactService;
+    this.invocationId = b.invocationId != null ? b.invocationId : newInvocationContextId();
+    this.agent = Objects.requireNonNull(b.agent, "agent");
+    this.session = Objects.requireNonNull(b.session, "session");
+    this.userContent = b.userContent;
+    this.runConfig = b.runConfig != null ? b.runConfig : RunConfig.builder().build();
+    this.branch = b.branch;
+    this.shared = shared;
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** A new invocation id, {@code e-} followed by a UUID. */
+  public static String newInvocationContextId() {
+    return "e-" + UUID.randomUUID();
+  }
+
+  /** This context for {@code agent}, sharing everything else. */
+  public InvocationContext forAgent(BaseAgent agent) {
+    return copy(agent, branch);
+  }
+
+  /** This context on {@code branch} (an agent path such as {@code parent.child}). */
+  public InvocationContext withBranch(@Nullable String branch) {
+    return copy(agent, branch);
+  }
+
+  private InvocationContext copy(BaseAgent agent, @Nullable String branch) {
+    Builder b = new Builder();
+    b.sessionService = sessionService;
+    b.artifactService = artifactService;
+    b.invocationId = invocationId;
+    b.agent = agent;
+    b.session = session;
+    b.userContent = userContent;
+    b.runConfig = runConfig;
+    b.branch = branch;
+    return new InvocationContext(b, shared);
+  }
+
+  public BaseSessionService sessionService() {
+    return sessionService;
+  }
+
+  public Optional<BaseArtifactService> artifactService() {
+    return Optional.ofNullable(artifactService);
+  }
+
+  public String invocationId() {
+    return invocationId;
+  }
+
+  /** The agent this context runs. */
+  public BaseAgent agent() {
+    return agent;
+  }
+
+  /** The session; its state is the live state of the invocation. */
+  public Session session() {
+    return session;
+  }
+
+  public String appName() {
+    return session.appName();
+  }
+
+  public String userId() {
+    return session.userId();
+  }
+
+  public Optional<Content> userContent() {
+    return Optional.ofNullable(userContent);
+  }
+
+  public RunConfig runConfig() {
+    return runConfig;
+  }
+
+  /** The agent path of this branch, {@code parent.child}; empty at the root. */
+  public Optional<String> branch() {
+    return Optional.ofNullable(branch);
+  }
+
+  /** Whether some step asked to end the invocation. */
+  public boolean endInvocation() {
+    return shared.endInvocation.get();
+  }
+
+  /** Ends the invocation after the current step. */
+  public void setEndInvocation(boolean end) {
+    shared.endInvocation.set(end);
+  }
+
+  /**
+   * Counts one model call.
+   *
+   * @throws LlmCallsLimitExceededException if the call exceeds {@link RunConfig#maxLlmCalls()}
+   */
+  public void incrementLlmCallsCount() {
+    int calls = shared.llmCalls.incrementAndGet();
+    int max = runConfig.maxLlmCalls();
+    if (max > 0 && calls > max) {
+      throw new LlmCallsLimitExceededException(
+          "Invocation "
+              + invocationId
+              + " of agent '"
+              + agent.name()
+              + "' exceeded maxLlmCalls = "
+              + max);
+    }
+  }
+
+  /**
+   * Stores {@code event} in the session (once per event id) and returns it as stored. Partial
+   * events are returned as they are, never stored. Blocks until the append completes.
+   */
+  public Event persist(Event event) {
+    if (event.partial().orElse(false) || shared.persisted.contains(event.id())) {
+      return event;
+    }
+    Event stored = sessionService.appendEvent(session, event).blockingGet();
+    shared.persisted.add(stored.id());
+    return stored;
+  }
+
+  /** Whether {@code event} was already stored through {@link #persist}. */
+  public boolean isPersisted(Event event) {
+    return shared.persisted.contains(event.id());
+  }
+
+  /** Builds the root context of an invocation. */
+  public static final class Builder {
+    private @Nullable BaseSessionService sessionService;
+    private @Nullable BaseArtifactService artifactService;
+    private @Nullable String invocationId;
+    private @Nullable BaseAgent agent;
+    private @Nullable Session session;
+    private @Nullable Content userContent;
+    private @Nullable RunConfig runConfig;
+    private @Nullable String branch;
+
+    private Builder() {}
+
+    public Builder sessionService(BaseSessionService sessionService) {
+      this.sessionService = sessionService;
+      return this;
+    }
+
+    public Builder artifactService(@Nullable BaseArtifactService artifactService) {
+      this.artifactService = artifactService;
+      return this;
+    }
+
+    public Builder invocationId(String invocationId) {
+      this.invocationId = invocationId;
+      return this;
+    }
+
+    public Builder agent(BaseAgent agent) {
+      this.agent = agent;
+      return this;
+    }
+
+    public Builder session(Session session) {
+      this.session = session;
+      return this;
+    }
+
+    public Builder userContent(@Nullable Content userContent) {
+      this.userContent = userContent;
+      return this;
+    }
+
+    public Builder runConfig(RunConfig runConfig) {
+      this.runConfig = runConfig;
+      return this;
+    }
+
+    public Builder branch(@Nullable String branch) {
+      this.branch = branch;
+      return this;
+    }
+
+    public InvocationContext build() {
+      return new InvocationContext(this, new Shared());
+    }
+  }
+}

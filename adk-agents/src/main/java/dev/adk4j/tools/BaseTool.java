@@ -1,0 +1,51 @@
+package dev.adk4j.tools;
+
+import com.google.genai.types.FunctionDeclaration;
+import io.reactivex.rxjava3.core.Single;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * A tool a model may call. Subclass it for hand-written tools; {@link FunctionTool} wraps a Java
+ * method.
+ *
+ * <p>{@link #runAsync} returns the function response given to the model. A failure (an error from
+ * the Single) is turned into an error response the model sees, not a failed invocation.
+ */
+public abstract class BaseTool {
+  private final String name;
+  private final String description;
+
+  protected BaseTool(String name, String description) {
+    this.name = Objects.requireNonNull(name, "name");
+    this.description = description == null ? "" : description;
+    if (name.isEmpty()) {
+      throw new IllegalArgumentException("Tool names must not be empty");
+    }
+  }
+
+  public String name() {
+    return name;
+  }
+
+  public String description() {
+    return description;
+  }
+
+  /** How the model sees this tool; empty for tools that are not function declarations. */
+  public abstract Optional<FunctionDeclaration> declaration();
+
+  /**
+   * Runs the tool with the model's arguments.
+   *
+   * @return the function response, a JSON object
+   */
+  public abstract Single<Map<String, Object>> runAsync(
+      Map<String, Object> args, ToolContext context);
+
+  @Override
+  public String toString() {
+    return getClass().getSimpleName() + "{" + name + "}";
+  }
+}

@@ -1,0 +1,45 @@
+package dev.adk4j.tools;
+
+import dev.adk4j.agents.CallbackContext;
+import dev.adk4j.agents.InvocationContext;
+import dev.adk4j.events.EventActions;
+import java.util.Objects;
+import java.util.Optional;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The context of one tool call: a {@link CallbackContext} whose state writes and actions land on
+ * that call's function-response event. A parameter of this type in a {@link FunctionTool} method is
+ * injected, whatever its name.
+ */
+public class ToolContext extends CallbackContext {
+
+  private final @Nullable String functionCallId;
+
+  public ToolContext(InvocationContext invocationContext, @Nullable String functionCallId) {
+    super(invocationContext);
+    this.functionCallId = functionCallId;
+  }
+
+  /** The id of the function call being answered, if the model gave one. */
+  public Optional<String> functionCallId() {
+    return Optional.ofNullable(functionCallId);
+  }
+
+  /** Asks the enclosing loop agent to stop after this step. */
+  public void escalate() {
+    setActions(actions().toBuilder().escalate(true).build());
+  }
+
+  /** Transfers control to the agent named {@code agentName} after this call. */
+  public void transferToAgent(String agentName) {
+    Objects.requireNonNull(agentName, "agentName");
+    setActions(actions().toBuilder().transferToAgent(agentName).build());
+  }
+
+  /** Makes this tool's result final: the model is not called to summarize it. */
+  public void skipSummarization() {
+    EventActions current = actions();
+    setActions(current.toBuilder().skipSummarization(true).build());
+  }
+}

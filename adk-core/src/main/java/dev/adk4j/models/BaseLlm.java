@@ -1,0 +1,32 @@
+package dev.adk4j.models;
+
+import io.reactivex.rxjava3.core.Flowable;
+import java.util.Objects;
+
+/**
+ * A language model. Implementations turn an {@link LlmRequest} into one or more {@link
+ * LlmResponse}s: one complete response when not streaming, or partial chunks followed by a final
+ * aggregated response when streaming.
+ *
+ * <p>Implementations are thread-safe; {@link #generateContent} is lazy.
+ */
+public abstract class BaseLlm {
+  private final String model;
+
+  protected BaseLlm(String model) {
+    this.model = Objects.requireNonNull(model, "model");
+  }
+
+  /** The model name, such as {@code gemini-2.5-flash}. */
+  public String model() {
+    return model;
+  }
+
+  /**
+   * Generates content for {@code request}.
+   *
+   * @param stream whether to stream: if true, emit responses marked {@code partial} as text
+   *     arrives, then a final non-partial response with the whole content
+   */
+  public abstract Flowable<LlmResponse> generateContent(LlmRequest request, boolean stream);
+}

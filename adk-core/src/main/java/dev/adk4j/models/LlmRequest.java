@@ -1,0 +1,165 @@
+package dev.adk4j.models;
+
+import com.google.genai.types.Content;
+import com.google.genai.types.FunctionDeclaration;
+import com.google.genai.types.GenerateContentConfig;
+import com.google.genai.types.Part;
+import com.google.genai.types.Tool;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * What is sent to a model: the model name, the conversation contents, the system instruction and
+ * the function declarations of the available tools, plus any other generation settings in {@link
+ * #config()}. Immutable.
+ */
+public final class LlmRequest {
+  private final @Nullable String model;
+  private final List<Content> contents;
+  private final @Nullable String systemInstruction;
+  private final List<FunctionDeclaration> functionDeclarations;
+  private final @Nullable GenerateContentConfig baseConfig;
+
+  private LlmRequest(Builder b) {
+    this.model = b.model;
+    this.contents = List.copyOf(b.contents);
+    this.systemInstruction = b.systemInstruction;
+    this.functionDeclarations = List.copyOf(b.functionDeclarations);
+    this.baseConfig = b.config;
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  public Builder toBuilder() {
+    Builder b = new Builder();
+    b.model = model;
+    b.contents.addAll(contents);
+    b.systemInstruction = systemInstruction;
+    b.functionDeclarations.addAll(functionDeclarations);
+    b.config = baseConfig;
+    return b;
+  }
+
+  public Optional<String> model() {
+    return Optional.ofNullable(model);
+  }
+
+  public List<Content> contents() {
+    return contents;
+  }
+
+  /** The system instruction text, after templating; empty if there is none. */
+  public Optional<String> systemInstruction() {
+    return Optional.ofNullable(systemInstruction);
+  }
+
+  /** The declarations of the tools the model may call. */
+  public List<FunctionDeclaration> functionDeclarations() {
+    return functionDeclarations;
+  }
+
+  /**
+   * The full generation config: the base config given to the builder with the system instruction
+   * and function declarations of this request applied.
+   */
+  public GenerateContentConfig config() {
+    GenerateContentConfig.Builder c =
+        baseConfig == null ? GenerateContentConfig.builder() : baseConfig.toBuilder();
+    if (systemInstruction != null) {
+      c.systemInstruction(
+          Content.builder().parts(List.of(Part.fromText(systemInstruction))).build());
+    }
+    if (!functionDeclarations.isEmpty()) {
+      List<Tool> tools = new ArrayList<>();
+      if (baseConfig != null) {
+        baseConfig.tools().ifPresent(tools::addAll);
+      }
+      tools.add(Tool.builder().functionDeclarations(functionDeclarations).build());
+      c.tools(tools);
+    }
+    return c.build();
+  }
+
+  @Override
+  public String toString() {
+    return "LlmRequest{model="
+        + model
+        + ", systemInstruction="
+        + systemInstruction
+        + ", contents="
+        + contents
+        + ", functionDeclarations="
+        + functionDeclarations
+        + "}";
+  }
+
+  /** Builds an {@link LlmRequest}. Not thread-safe. */
+  public static final class Builder {
+    private @Nullable String model;
+    private final List<Content> contents = new ArrayList<>();
+    private @Nullable String systemInstruction;
+    private final List<FunctionDeclaration> functionDeclarations = new ArrayList<>();
+    private @Nullable GenerateContentConfig config;
+
+    private Builder() {}
+
+    public Builder model(@Nullable String model) {
+      this.model = model;
+      return this;
+    }
+
+    public Builder contents(List<Content> contents) {
+      this.contents.clear();
+      this.contents.addAll(contents);
+      return this;
+    }
+
+    public Builder addContent(Content content) {
+      this.contents.add(Objects.requireNonNull(content));
+      return this;
+    }
+
+    public Builder systemInstruction(@Nullable String systemInstruction) {
+      this.systemInstruction = systemInstruction;
+      return this;
+    }
+
+    /** Appends {@code text} to the system instruction, separated by a blank line. */
+    public Builder appendInstruction(String text) {
+      if (text == null || text.isEmpty()) {
+        return this;
+      }
+      this.systemInstruction =
+          systemInstruction == null || systemInstruction.isEmpty()
+              ? text
+              : systemInstruction + "\n\n" + text;
+      return this;
+    }
+
+    public Builder functionDeclarations(List<FunctionDeclaration> declarations) {
+      this.functionDeclarations.clear();
+      this.functionDeclarations.addAll(declarations);
+      return this;
+    }
+
+    public Builder addFunctionDeclaration(FunctionDeclaration declaration) {
+      this.functionDeclarations.add(Objects.requireNonNull(declaration));
+      return this;
+    }
+
+    /** Base generation settings (temperature, response schema, ...). */
+    public Builder config(@Nullable GenerateContentConfig config) {
+      this.config = config;
+      return this;
+    }
+
+    public LlmRequest build() {
+      return new LlmRequest(this);
+    }
+  }
+}

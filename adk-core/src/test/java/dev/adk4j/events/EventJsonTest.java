@@ -1,0 +1,129 @@
+package dev.adk4j.events;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.google.genai.types.Content;
+import com.google.genai.types.FunctionCall;
+import com.google.genai.types.FunctionResponse;
+import com.google.genai.types.Part;
+import dev.adk4j.state.Json;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class EventJsonTest {
+
+  private static Event sample() {
+    Map<String, Object> delta = new HashMap<>();
+    delta.put("task_status", "active");
+    delta.put("user:login_count", 1);
+    delta.put("removed_key", null);
+    return Event.builder()
+        .id("e1")
+        .invocationId("inv_login_update")
+        .author("system")
+        .branch("root.child")
+        .timestamp(1_700_000_000_123L)
+        .turnComplete(true)
+        .content(Content.builder().role("model").parts(List.of(Part.fromText("hello"))).build())
+        .actions(
+            EventActions.builder()
+                .stateDelta(delta)
+                .artifactDelta(Map.of("notes.txt", 0))
+                .escalate(true)
+                .build())
+        .build();
+  }
+
+  @Test
+  void event_roundTripsThroughJson_withCamelCaseNames() throws Exception {
+    Event e = sample();
+    String json = e.toJson();
+    JsonNode tree = Json.mapper().readTree(json);
+
+    assertThat(tree.has("invocationId")).isTrue();
+    assertThat(tree.get("actions").has("stateDelta")).isTrue();
+    assertThat(tree.get("actions").has("artifactDelta")).isTrue();
+    assertThat(tree.get("timestamp").asLong()).isEqualTo(1_700_000_000_123L);
+    assertThat(tree.get("actions").get("stateDelta").get("removed_key").isNull()).isTrue();
+    assertThat(tree.get("content").get("parts").get(0).get("text").asText()).isEqualTo("hello");
+
+    Event back = Event.fromJson(json);
+    assertThat(back).isEqualTo(e);
+    assertThat(back.actions().stateDelta()).containsEntry("removed_key", null);
+    assertThat(back.branch()).contains("root.child");
+  }
+
+  @Test
+  void eventsBuiltWithoutIdOrTimestamp_getThem() {
+    long before = System.currentTimeMillis();
+    Event e = Event.builder().author("a").build();
+    assertThat(e.id()).isNotBlank();
+    assertThat(e.timestamp()).isBetween(before, System.currentTimeMillis());
+    assertThat(Event.builder().build().id()).isNotEqualTo(e.id());
+  }
+
+  @Test
+  void toBuilder_copies() {
+    Event e = sample();
+    Event changed = e.toBuilder().author("other").build();
+    assertThat(changed.author()).isEqualTo("other");
+    assertThat(changed.id()).isEqualTo(e.id());
+    assertThat(e.author()).isEqualTo("system");
+  }
+
+  @Test
+  void finalResponse_followsAdk() {
+    Content text = Content.fromParts(Part.fromText("done"));
+    assertThat(Event.builder().content(text).build().finalResponse()).isTrue();
+    assertThat(Event.builder().content(text).partial(true).build().finalResponse()).isFalse();
+    Content call =
+        Content.fromParts(
+            Part.builder().functionCall(FunctionCall.builder().name("f").build()).build());
+    assertThat(Event.builder().content(call).build().finalResponse()).isFalse();
+    Content response =
+        Content.fromParts(
+            Part.builder()
+                .functionResponse(
+                    FunctionResponse.builder().name("f").response(Map.of("r", 1)).build())
+                .build());
+    Event toolResult = Event.builder().content(response).build();
+    assertThat(toolResult.finalResponse()).isFalse();
+    Event skipped =
+        toolResult.toBuilder()
+            .actions(EventActions.builder().skipSummarization(true).build())
+            .build();
+    assertThat(skipped.finalResponse()).isTrue();
+    assertThat(Event.builder().build().finalResponse()).isTrue();
+  }
+
+  @Test
+  void eventActions_areImmutable_andNormalizeRemovedSentinel() {
+    Map<String, Object> delta = new HashMap<>();
+    delta.put("k", dev.adk4j.state.State.REMOVED);
+    EventActions a = EventActions.builder().stateDelta(delta).build();
+    delta.put("later", 1);
+    assertThat(a.stateDelta()).containsOnlyKeys("k");
+    assertThat(a.stateDelta().get("k")).isNull();
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> a.stateDelta().put("x", 1))
+        .isInstanceOf(UnsupportedOperationException.class);
+    EventActions merged = a.merge(EventActions.builder().putState("x", 2).escalate(true).build());
+    assertThat(merged.stateDelta()).containsOnlyKeys("k", "x");
+    assertThat(merged.escalate()).contains(true);
+  }
+
+  @Test
+  void stringifyContent_skipsThoughts() {
+    Content c =
+        Content.builder()
+            .parts(
+                List.of(
+                    Part.builder().text("thinking").thought(true).build(),
+                    Part.fromText("a"),
+                    Part.fromText("b")))
+            .build();
+    assertThat(Event.builder().content(c).build().stringifyContent()).isEqualTo("ab");
+  }
+}

@@ -1,0 +1,9 @@
+package dev.adk4j.sessions;
+
+/** {@link InMemorySessionService} against the session service contract. */
+class InMemorySessionServiceTest extends SessionServiceContract {
+  @Override
+  protected BaseSessionService createService() {
+    return new InMemorySessionService();
+  }
+}

@@ -1,0 +1,643 @@
+package dev.adk4j.sessions;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.google.genai.types.Content;
+import com.google.genai.types.Part;
+import dev.adk4j.events.Event;
+import dev.adk4j.events.EventActions;
+import dev.adk4j.state.State;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The session service contract of {@code ARCHITECTURE.md} ("State contract", "Session service
+ * contract"), as tests. Every {@link BaseSessionService} implementation's test extends this class
+ * and only says how to build a fresh, empty service; a backend is done when it passes unchanged.
+ */
+public abstract class SessionServiceContract {
+
+  protected static final String APP = "my_app";
+
+  /** A new, empty service. Called before each test. */
+  protected abstract BaseSessionService createService() throws Exception;
+
+  /** Releases what {@link #createService()} made; the default closes AutoCloseable services. */
+  protected void closeService(BaseSessionService service) throws Exception {
+    if (service instanceof AutoCloseable) {
+      ((AutoCloseable) service).close();
+    }
+  }
+
+  protected BaseSessionService service;
+
+  @BeforeEach
+  void setUpService() throws Exception {
+    service = createService();
+  }
+
+  @AfterEach
+  void tearDownService() throws Exception {
+    closeService(service);
+  }
+
+  // ---- helpers ----
+
+  protected Session create(String user, String id, Map<String, Object> state) {
+    return service.createSession(APP, user, state, id).blockingGet();
+  }
+
+  protected Session get(String user, String id) {
+    return service.getSession(APP, user, id).blockingGet();
+  }
+
+  protected Session get(String user, String id, GetSessionConfig config) {
+    return service.getSession(APP, user, id, Optional.of(config)).blockingGet();
+  }
+
+  protected static Event event(Map<String, Object> delta) {
+    return Event.builder()
+        .invocationId("inv")
+        .author("system")
+        .actions(EventActions.builder().stateDelta(delta).build())
+        .build();
+  }
+
+  protected static Event textEvent(String text, long timestampMillis) {
+    return Event.builder()
+        .invocationId("inv")
+        .author("user")
+        .content(Content.builder().role("user").parts(List.of(Part.fromText(text))).build())
+        .timestamp(timestampMillis)
+        .build();
+  }
+
+  protected Event append(Session session, Map<String, Object> delta) {
+    return service.appendEvent(session, event(delta)).blockingGet();
+  }
+
+  private static Map<String, Object> map(Object... kv) {
+    Map<String, Object> m = new HashMap<>();
+    for (int i = 0; i < kv.length; i += 2) {
+      m.put((String) kv[i], kv[i + 1]);
+    }
+    return m;
+  }
+
+  // ---- scopes ----
+
+  @Test
+  void appState_isSharedByEveryUserAndSessionOfTheApp_andInvisibleToOtherApps() {
+    Session alice = create("alice", "s1", map());
+    append(alice, map("app:theme", "dark"));
+    create("bob", "s2", map());
+    service.createSession("other_app", "alice", null, "s3").blockingGet();
+
+    assertThat(get("alice", "s1").state()).containsEntry("app:theme", "dark");
+    assertThat(get("bob", "s2").state()).containsEntry("app:theme", "dark");
+    assertThat(service.getSession("other_app", "alice", "s3").blockingGet().state())
+        .doesNotContainKey("app:theme");
+  }
+
+  @Test
+  void userState_isSharedByTheUsersSessions_andInvisibleToOtherUsers() {
+    Session s1 = create("alice", "s1", map());
+    create("alice", "s2", map());
+    create("bob", "s3", map());
+    append(s1, map("user:language", "fr"));
+
+    assertThat(get("alice", "s2").state()).containsEntry("user:language", "fr");
+    assertThat(get("bob", "s3").state()).doesNotContainKey("user:language");
+  }
+
+  @Test
+  void unprefixedKeys_arePrivateToTheSession_includingUnknownPrefixes() {
+    Session s1 = create("alice", "s1", map());
+    create("alice", "s2", map());
+    append(s1, map("context", "one", "a:b", 1));
+
+    assertThat(get("alice", "s1").state()).containsEntry("context", "one").containsEntry("a:b", 1);
+    assertThat(get("alice", "s2").state()).doesNotContainKeys("context", "a:b");
+  }
+
+  @Test
+  void createSession_routesInitialStateByPrefix() {
+    Session first =
+        create("alice", "s1", map("app:theme", "dark", "user:name", "Alice", "context", "one"));
+    assertThat(first.state())
+        .containsEntry("app:theme", "dark")
+        .containsEntry("user:name", "Alice")
+        .containsEntry("context", "one");
+
+    Session second = create("alice", "s2", map("context", "two"));
+
+    assertThat(second.state())
+        .containsEntry("app:theme", "dark")
+        .containsEntry("user:name", "Alice")
+        .containsEntry("context", "two");
+    assertThat(get("alice", "s1").state()).containsEntry("context", "one");
+  }
+
+  @Test
+  void createSession_dropsTempKeys() {
+    Session s = create("alice", "s1", map("temp:scratch", 1, "kept", 2));
+    assertThat(s.state()).doesNotContainKey("temp:scratch").containsEntry("kept", 2);
+    assertThat(get("alice", "s1").state()).doesNotContainKey("temp:scratch");
+  }
+
+  @Test
+  void createSession_withNullIdAndNullState_generatesAnId() {
+    Session s = service.createSession(APP, "alice", null, null).blockingGet();
+    assertThat(s.id()).isNotBlank();
+    assertThat(s.appName()).isEqualTo(APP);
+    assertThat(s.userId()).isEqualTo("alice");
+    assertThat(s.state()).isEmpty();
+    assertThat(get("alice", s.id())).isNotNull();
+  }
+
+  @Test
+  void userValueWrittenInOneSession_showsInAnotherSessionsNextRead() {
+    Session s1 = create("alice", "s1", map());
+    Session s2 = create("alice", "s2", map());
+    assertThat(s2.state()).doesNotContainKey("user:visits");
+    append(s1, map("user:visits", 1));
+    assertThat(get("alice", "s2").state()).containsEntry("user:visits", 1);
+  }
+
+  // ---- temp ----
+
+  @Test
+  void tempKeys_areVisibleOnThePassedSession_butNeverStored() {
+    Session s = create("alice", "s1", map());
+    Event stored = append(s, map("temp:validation_needed", true, "task_status", "active"));
+
+    assertThat(s.state())
+        .containsEntry("temp:validation_needed", true)
+        .containsEntry("task_status", "active");
+    assertThat(stored.actions().stateDelta()).doesNotContainKey("temp:validation_needed");
+
+    Session reloaded = get("alice", "s1");
+    assertThat(reloaded.state())
+        .doesNotContainKey("temp:validation_needed")
+        .containsEntry("task_status", "active");
+    assertThat(reloaded.events()).hasSize(1);
+    assertThat(reloaded.events().get(0).actions().stateDelta())
+        .doesNotContainKey("temp:validation_needed")
+        .containsEntry("task_status", "active");
+    List<Event> listed = service.listEvents(APP, "alice", "s1").blockingGet().events();
+    assertThat(listed).hasSize(1);
+    assertThat(listed.get(0).actions().stateDelta()).doesNotContainKey("temp:validation_needed");
+  }
+
+  // ---- removal ----
+
+  @Test
+  void nullInDelta_removesTheKeyInItsScope() {
+    Session s1 = create("alice", "s1", map("app:a", 1, "user:u", 2, "k", 3));
+    Map<String, Object> removals = new HashMap<>();
+    removals.put("app:a", null);
+    removals.put("user:u", State.REMOVED);
+    removals.put("k", null);
+    append(s1, removals);
+
+    assertThat(s1.state()).doesNotContainKeys("app:a", "user:u", "k");
+    Session reloaded = get("alice", "s1");
+    assertThat(reloaded.state()).doesNotContainKeys("app:a", "user:u", "k");
+    assertThat(reloaded.state().get("k")).isNull();
+    assertThat(reloaded.events().get(0).actions().stateDelta())
+        .containsEntry("k", null)
+        .containsEntry("user:u", null);
+    assertThat(create("alice", "s2", map()).state()).doesNotContainKeys("app:a", "user:u");
+  }
+
+  // ---- values ----
+
+  @Test
+  void values_readBackAsTheirJsonRoundTrip() {
+    Session s = create("alice", "s1", map());
+    Map<String, Object> nested = new HashMap<>();
+    nested.put("theme", "dark");
+    nested.put("sizes", List.of(1, 2, 3));
+    append(s, map("n", 42L, "d", 1.5, "b", true, "profile", nested, "list", List.of("a", "b")));
+
+    Map<String, Object> state = get("alice", "s1").state();
+    assertThat(state.get("n")).isEqualTo(42);
+    assertThat(state.get("d")).isEqualTo(1.5);
+    assertThat(state.get("b")).isEqualTo(true);
+    assertThat(state.get("profile")).isEqualTo(Map.of("theme", "dark", "sizes", List.of(1, 2, 3)));
+    assertThat(state.get("list")).isEqualTo(List.of("a", "b"));
+  }
+
+  @Test
+  void unserializableValue_isRefusedWithTheKey_andNothingIsStored() {
+    Session s = create("alice", "s1", map());
+    Map<String, Object> cyclic = new HashMap<>();
+    cyclic.put("self", cyclic);
+
+    assertThatThrownBy(
+            () -> service.appendEvent(s, event(map("ok", 1, "bad", cyclic))).blockingGet())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("bad");
+    assertThatThrownBy(() -> append(s, map("thing", new Object())))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("thing");
+
+    Session reloaded = get("alice", "s1");
+    assertThat(reloaded.state()).doesNotContainKey("ok");
+    assertThat(reloaded.events()).isEmpty();
+    assertThat(reloaded.revision()).isZero();
+    append(s, map("ok", 1));
+    assertThat(get("alice", "s1").state()).containsEntry("ok", 1);
+  }
+
+  @Test
+  void invalidKeys_areRefused() {
+    assertThatThrownBy(() -> create("alice", "s1", map("", 1)))
+        .isInstanceOf(IllegalArgumentException.class);
+    Session s = create("alice", "s2", map());
+    assertThatThrownBy(() -> append(s, map("user:", 1)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("user:");
+    assertThat(get("alice", "s2").events()).isEmpty();
+  }
+
+  // ---- event selection ----
+
+  private Session sessionWithEventsAtSeconds1To5() {
+    Session s = create("alice", "s1", map());
+    for (int i = 1; i <= 5; i++) {
+      service.appendEvent(s, textEvent("e" + i, i * 1000L)).blockingGet();
+    }
+    return s;
+  }
+
+  private static List<Long> seconds(Session s) {
+    List<Long> out = new ArrayList<>();
+    for (Event e : s.events()) {
+      out.add(e.timestamp() / 1000);
+    }
+    return out;
+  }
+
+  @Test
+  void getSession_withoutConfig_returnsAllEvents() {
+    sessionWithEventsAtSeconds1To5();
+    assertThat(seconds(get("alice", "s1"))).containsExactly(1L, 2L, 3L, 4L, 5L);
+    assertThat(seconds(service.getSession(APP, "alice", "s1", Optional.empty()).blockingGet()))
+        .containsExactly(1L, 2L, 3L, 4L, 5L);
+  }
+
+  @Test
+  void getSession_numRecentEvents_keepsTheLastN() {
+    sessionWithEventsAtSeconds1To5();
+    assertThat(seconds(get("alice", "s1", GetSessionConfig.builder().numRecentEvents(3).build())))
+        .containsExactly(3L, 4L, 5L);
+  }
+
+  @Test
+  void getSession_numRecentEventsZero_keepsNone() {
+    sessionWithEventsAtSeconds1To5();
+    Session s = get("alice", "s1", GetSessionConfig.builder().numRecentEvents(0).build());
+    assertThat(s.events()).isEmpty();
+  }
+
+  @Test
+  void getSession_afterTimestamp_isInclusive() {
+    sessionWithEventsAtSeconds1To5();
+    GetSessionConfig after4 =
+        GetSessionConfig.builder().afterTimestamp(Instant.ofEpochSecond(4)).build();
+    assertThat(seconds(get("alice", "s1", after4))).containsExactly(4L, 5L);
+    GetSessionConfig after50 =
+        GetSessionConfig.builder().afterTimestamp(Instant.ofEpochSecond(50)).build();
+    assertThat(get("alice", "s1", after50).events()).isEmpty();
+  }
+
+  @Test
+  void getSession_afterTimestampThenNumRecentEvents() {
+    sessionWithEventsAtSeconds1To5();
+    GetSessionConfig config =
+        GetSessionConfig.builder()
+            .afterTimestamp(Instant.ofEpochSecond(4))
+            .numRecentEvents(3)
+            .build();
+    assertThat(seconds(get("alice", "s1", config))).containsExactly(4L, 5L);
+  }
+
+  @Test
+  void lastUpdateTime_isTheLastEventsTimestamp() {
+    Session s = sessionWithEventsAtSeconds1To5();
+    assertThat(s.lastUpdateTime()).isEqualTo(Instant.ofEpochSecond(5));
+    assertThat(get("alice", "s1").lastUpdateTime()).isEqualTo(Instant.ofEpochSecond(5));
+  }
+
+  @Test
+  void events_keepTheirContentAndOrder() {
+    Session s = create("alice", "s1", map());
+    Event e = textEvent("hello", 1234L);
+    service.appendEvent(s, e).blockingGet();
+    Event stored = get("alice", "s1").events().get(0);
+    assertThat(stored.id()).isEqualTo(e.id());
+    assertThat(stored.author()).isEqualTo("user");
+    assertThat(stored.timestamp()).isEqualTo(1234L);
+    assertThat(stored.content().orElseThrow().parts().orElseThrow().get(0).text())
+        .contains("hello");
+  }
+
+  @Test
+  void partialEvent_isReturnedUntouched_andNotStored() {
+    Session s = create("alice", "s1", map());
+    Event partial =
+        Event.builder()
+            .author("agent")
+            .partial(true)
+            .actions(EventActions.builder().stateDelta(map("k", 1)).build())
+            .build();
+    Event returned = service.appendEvent(s, partial).blockingGet();
+    assertThat(returned).isSameAs(partial);
+    assertThat(s.events()).isEmpty();
+    assertThat(s.state()).doesNotContainKey("k");
+    assertThat(get("alice", "s1").events()).isEmpty();
+    assertThat(get("alice", "s1").state()).doesNotContainKey("k");
+  }
+
+  // ---- staleness and concurrency ----
+
+  @Test
+  void staleCopy_throwsStaleSessionException_andStoresNothing() {
+    create("alice", "s1", map());
+    Session a = get("alice", "s1");
+    Session b = get("alice", "s1");
+    append(a, map("winner", "a"));
+
+    assertThatThrownBy(() -> append(b, map("winner", "b", "user:x", 1)))
+        .isInstanceOf(StaleSessionException.class)
+        .hasMessageContaining("s1");
+
+    Session reloaded = get("alice", "s1");
+    assertThat(reloaded.state()).containsEntry("winner", "a").doesNotContainKey("user:x");
+    assertThat(reloaded.events()).hasSize(1);
+    // The reloaded copy is current again.
+    append(reloaded, map("winner", "c"));
+    assertThat(get("alice", "s1").state()).containsEntry("winner", "c");
+  }
+
+  @Test
+  void twoCopiesAppendingConcurrently_exactlyOneWinsEachRound() throws Exception {
+    create("alice", "s1", map());
+    ExecutorService pool = Executors.newFixedThreadPool(2);
+    try {
+      for (int round = 0; round < 8; round++) {
+        Session a = get("alice", "s1");
+        Session b = get("alice", "s1");
+        CyclicBarrier barrier = new CyclicBarrier(2);
+        int r = round;
+        Future<Boolean> fa = pool.submit(() -> tryAppend(barrier, a, map("round" + r, "a")));
+        Future<Boolean> fb = pool.submit(() -> tryAppend(barrier, b, map("round" + r, "b")));
+        boolean aWon = fa.get(30, TimeUnit.SECONDS);
+        boolean bWon = fb.get(30, TimeUnit.SECONDS);
+        assertThat(aWon ^ bWon).as("exactly one winner in round %d", round).isTrue();
+        Session reloaded = get("alice", "s1");
+        assertThat(reloaded.events()).hasSize(round + 1);
+        assertThat(reloaded.state()).containsEntry("round" + r, aWon ? "a" : "b");
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  private boolean tryAppend(CyclicBarrier barrier, Session s, Map<String, Object> delta)
+      throws Exception {
+    barrier.await(30, TimeUnit.SECONDS);
+    try {
+      append(s, delta);
+      return true;
+    } catch (StaleSessionException e) {
+      return false;
+    }
+  }
+
+  @Test
+  void concurrentAppendsOnSessionsOfOneUser_loseNoEventAndNoKey() throws Exception {
+    int threads = 8;
+    int appends = 200;
+    List<Session> sessions = new ArrayList<>();
+    for (int t = 0; t < threads; t++) {
+      sessions.add(create("alice", "s" + t, map()));
+    }
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    CountDownLatch start = new CountDownLatch(1);
+    AtomicInteger failures = new AtomicInteger();
+    List<Future<?>> futures = new ArrayList<>();
+    for (int t = 0; t < threads; t++) {
+      Session s = sessions.get(t);
+      int thread = t;
+      futures.add(
+          pool.submit(
+              () -> {
+                start.await();
+                for (int i = 0; i < appends; i++) {
+                  try {
+                    append(s, map("user:t" + thread + "_" + i, i, "k" + i, thread, "last", i));
+                  } catch (RuntimeException e) {
+                    failures.incrementAndGet();
+                    throw e;
+                  }
+                }
+                return null;
+              }));
+    }
+    start.countDown();
+    for (Future<?> f : futures) {
+      f.get(5, TimeUnit.MINUTES);
+    }
+    pool.shutdown();
+    assertThat(failures).hasValue(0);
+
+    for (int t = 0; t < threads; t++) {
+      Session s = get("alice", "s" + t);
+      assertThat(s.events()).hasSize(appends);
+      assertThat(s.state()).containsEntry("last", appends - 1);
+      for (int i = 0; i < appends; i++) {
+        assertThat(s.state()).containsEntry("k" + i, t);
+      }
+      for (int other = 0; other < threads; other++) {
+        for (int i = 0; i < appends; i++) {
+          assertThat(s.state()).containsEntry("user:t" + other + "_" + i, i);
+        }
+      }
+    }
+  }
+
+  @Test
+  void appendsThroughOneCopy_fromSeveralThreads_areAllApplied() throws Exception {
+    Session s = create("alice", "s1", map());
+    ExecutorService pool = Executors.newFixedThreadPool(4);
+    List<Future<?>> futures = new ArrayList<>();
+    for (int t = 0; t < 4; t++) {
+      int thread = t;
+      futures.add(
+          pool.submit(
+              () -> {
+                for (int i = 0; i < 25; i++) {
+                  append(s, map("branch" + thread + "_" + i, i));
+                }
+                return null;
+              }));
+    }
+    for (Future<?> f : futures) {
+      f.get(2, TimeUnit.MINUTES);
+    }
+    pool.shutdown();
+    Session reloaded = get("alice", "s1");
+    assertThat(reloaded.events()).hasSize(100);
+    assertThat(reloaded.state()).hasSize(100);
+    assertThat(s.revision()).isEqualTo(reloaded.revision());
+  }
+
+  // ---- copies ----
+
+  @Test
+  void returnedSessions_areCopies() {
+    Map<String, Object> profile = new HashMap<>();
+    profile.put("name", "Alice");
+    Session created = create("alice", "s1", map("profile", profile, "k", "v"));
+    profile.put("name", "changed after create");
+    created.state().put("k", "mutated");
+
+    Session loaded = get("alice", "s1");
+    append(loaded, map("e", 1));
+    Session copy = get("alice", "s1");
+    copy.state().put("k", "mutated again");
+    copy.state().remove("e");
+    @SuppressWarnings("unchecked")
+    Map<String, Object> loadedProfile = (Map<String, Object>) copy.state().get("profile");
+    loadedProfile.put("name", "mutated nested");
+    copy.events().clear();
+
+    Session fresh = get("alice", "s1");
+    assertThat(fresh.state())
+        .containsEntry("k", "v")
+        .containsEntry("e", 1)
+        .containsEntry("profile", Map.of("name", "Alice"));
+    assertThat(fresh.events()).hasSize(1);
+  }
+
+  @Test
+  void mutatingAnAppendedValueAfterwards_changesNothingStored() {
+    Session s = create("alice", "s1", map());
+    List<String> items = new ArrayList<>(List.of("book"));
+    append(s, map("cart", items));
+    items.add("pen");
+    assertThat(get("alice", "s1").state()).containsEntry("cart", List.of("book"));
+  }
+
+  // ---- ids and lifecycle ----
+
+  @Test
+  void unknownSession_getIsEmpty_appendThrowsNotFound_listEventsThrowsNotFound() {
+    assertThat(service.getSession(APP, "alice", "nope").blockingGet()).isNull();
+    Session ghost = Session.builder("nope").appName(APP).userId("alice").build();
+    assertThatThrownBy(() -> append(ghost, map("k", 1)))
+        .isInstanceOf(SessionNotFoundException.class)
+        .hasMessageContaining("nope")
+        .hasMessageContaining("alice")
+        .hasMessageContaining(APP);
+    assertThatThrownBy(() -> service.listEvents(APP, "alice", "nope").blockingGet())
+        .isInstanceOf(SessionNotFoundException.class);
+  }
+
+  @Test
+  void duplicateId_throwsAlreadyExists_andKeepsTheFirst() {
+    create("alice", "s1", map("k", "first"));
+    assertThatThrownBy(() -> create("alice", "s1", map("k", "second", "user:x", 1)))
+        .isInstanceOf(SessionAlreadyExistsException.class)
+        .hasMessageContaining("s1");
+    assertThat(get("alice", "s1").state()).containsEntry("k", "first");
+  }
+
+  @Test
+  void sameIdUnderTwoUsers_isTwoSessions() {
+    create("alice", "s1", map("owner", "alice"));
+    create("bob", "s1", map("owner", "bob"));
+    assertThat(get("alice", "s1").state()).containsEntry("owner", "alice");
+    assertThat(get("bob", "s1").state()).containsEntry("owner", "bob");
+  }
+
+  @Test
+  void deleteSession_removesSessionAndEvents_butKeepsAppAndUserState() {
+    Session s = create("alice", "s1", map());
+    append(s, map("app:a", 1, "user:u", 2, "k", 3));
+    service.deleteSession(APP, "alice", "s1").blockingAwait();
+
+    assertThat(service.getSession(APP, "alice", "s1").blockingGet()).isNull();
+    assertThatThrownBy(() -> service.listEvents(APP, "alice", "s1").blockingGet())
+        .isInstanceOf(SessionNotFoundException.class);
+    Session again = create("alice", "s1", map());
+    assertThat(again.state()).containsEntry("app:a", 1).containsEntry("user:u", 2);
+    assertThat(again.state()).doesNotContainKey("k");
+    assertThat(again.events()).isEmpty();
+    service.deleteSession(APP, "alice", "never-existed").blockingAwait();
+  }
+
+  @Test
+  void listSessions_returnsTheUsersSessionsWithStateAndNoEvents() {
+    Session s1 = create("alice", "s1", map("k", 1));
+    append(s1, map("user:u", "x"));
+    create("alice", "s2", map());
+    create("bob", "s3", map());
+
+    List<Session> sessions = service.listSessions(APP, "alice").blockingGet().sessions();
+    assertThat(sessions).extracting(Session::id).containsExactly("s1", "s2");
+    assertThat(sessions.get(0).state()).containsEntry("k", 1).containsEntry("user:u", "x");
+    assertThat(sessions.get(1).state()).containsEntry("user:u", "x");
+    assertThat(sessions).allSatisfy(s -> assertThat(s.events()).isEmpty());
+    assertThat(service.listSessions(APP, "nobody").blockingGet().sessions()).isEmpty();
+  }
+
+  @Test
+  void listEvents_returnsStoredEventsInOrder() {
+    Session s = create("alice", "s1", map());
+    for (int i = 1; i <= 3; i++) {
+      service.appendEvent(s, textEvent("e" + i, i * 1000L)).blockingGet();
+    }
+    List<Event> events = service.listEvents(APP, "alice", "s1").blockingGet().events();
+    assertThat(events).extracting(Event::timestamp).containsExactly(1000L, 2000L, 3000L);
+  }
+
+  @Test
+  void appendEvent_updatesThePassedSessionCopy() {
+    Session s = create("alice", "s1", map());
+    Event e =
+        Event.builder()
+            .author("system")
+            .timestamp(7000L)
+            .actions(EventActions.builder().stateDelta(map("k", 1)).build())
+            .build();
+    service.appendEvent(s, e).blockingGet();
+    assertThat(s.state()).containsEntry("k", 1);
+    assertThat(s.events()).extracting(Event::id).containsExactly(e.id());
+    assertThat(s.lastUpdateTime()).isEqualTo(Instant.ofEpochMilli(7000L));
+    assertThat(s.revision()).isEqualTo(get("alice", "s1").revision());
+  }
+
+  @Test
+  void operationsAreLazy_untilSubscribed() {
+    service.createSession(APP, "alice", null, "lazy");
+    assertThat(service.getSession(APP, "alice", "lazy").blockingGet()).isNull();
+  }
+}
