@@ -325,6 +325,49 @@ abstract class DatabaseSessionServiceContract extends SessionServiceContract {
     append(s, kv("after", "kill"));
   }
 
+  // ---- values ----
+
+  @Test
+  void numbers_readBackExactlyAsTheirJsonRoundTrip_inStateAndEvents() {
+    List<Object> numbers =
+        List.of(
+            1.0e20,
+            1.5e300,
+            Double.MAX_VALUE,
+            Double.MIN_VALUE,
+            1.0e-7,
+            0.1 + 0.2,
+            3.0,
+            -2.5,
+            0.1f,
+            Long.MAX_VALUE,
+            Long.MIN_VALUE,
+            Integer.MAX_VALUE + 1L,
+            new java.math.BigInteger("123456789012345678901234567890"),
+            new java.math.BigDecimal("1.25"));
+    Map<String, Object> delta = new HashMap<>();
+    for (int i = 0; i < numbers.size(); i++) {
+      delta.put("n" + i, numbers.get(i));
+      delta.put("user:n" + i, List.of(numbers.get(i)));
+    }
+    Session s = create("alice", "s1", kv());
+    append(s, delta);
+
+    Session reloaded = get("alice", "s1");
+    for (int i = 0; i < numbers.size(); i++) {
+      Object expected = dev.adk4j.state.Json.normalize("n" + i, numbers.get(i));
+      assertThat(reloaded.state().get("n" + i))
+          .as("state n%d = %s", i, numbers.get(i))
+          .isEqualTo(expected)
+          .hasSameClassAs(expected);
+      assertThat(reloaded.state().get("user:n" + i)).isEqualTo(List.of(expected));
+      assertThat(reloaded.events().get(0).actions().stateDelta().get("n" + i))
+          .as("event delta n%d", i)
+          .isEqualTo(expected);
+    }
+    assertThat(reloaded.events().get(0)).isEqualTo(s.events().get(0));
+  }
+
   // ---- hostile and broken input ----
 
   @Test

@@ -31,6 +31,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
@@ -69,15 +71,25 @@ public final class JdbcSessionStore implements AutoCloseable {
   private final Dialect dialect;
   private final DatabaseSessionConfig config;
   private final SqlText sql;
-  private final ReentrantLock writeLock = new ReentrantLock(true);
+
+  /**
+   * SQLite writers of one file in this JVM, across service instances: they queue here, fairly,
+   * rather than in SQLite's busy handler, which polls with sleeps and lets a writer starve.
+   */
+  private static final ConcurrentMap<Path, ReentrantLock> SQLITE_WRITERS =
+      new ConcurrentHashMap<>();
+
+  private final ReentrantLock writeLock;
   private volatile boolean closed;
 
   private JdbcSessionStore(
       DataSource dataSource,
       @Nullable HikariDataSource ownedPool,
       Dialect dialect,
-      DatabaseSessionConfig config) {
+      DatabaseSessionConfig config,
+      ReentrantLock writeLock) {
     this.dataSource = dataSource;
+    this.writeLock = writeLock;
     this.ownedPool = ownedPool;
     this.dialect = dialect;
     this.config = config;
@@ -110,11 +122,16 @@ public final class JdbcSessionStore implements AutoCloseable {
     hikari.setMinimumIdle(config.minimumIdle());
     hikari.setConnectionTimeout(config.connectionTimeout().toMillis());
     hikari.setPoolName("adk4j-sessions-" + POOLS.incrementAndGet());
+    ReentrantLock writeLock = new ReentrantLock(true);
     if (dialect == Dialect.SQLITE) {
-      createParentFolder(sqliteFile(jdbcUrl), jdbcUrl);
+      Path file = sqliteFile(jdbcUrl).toAbsolutePath().normalize();
+      createParentFolder(file, jdbcUrl);
+      writeLock = SQLITE_WRITERS.computeIfAbsent(file, k -> new ReentrantLock(true));
       hikari.addDataSourceProperty("journal_mode", "WAL");
       hikari.addDataSourceProperty("busy_timeout", String.valueOf(config.busyTimeout().toMillis()));
       hikari.addDataSourceProperty("foreign_keys", "true");
+      // Durable at commit: an acknowledged append survives a crash of the process or the machine.
+      hikari.addDataSourceProperty("synchronous", "FULL");
     }
     HikariDataSource pool;
     try {
@@ -124,7 +141,7 @@ public final class JdbcSessionStore implements AutoCloseable {
           "Cannot connect to " + Dialect.redact(jdbcUrl) + ": " + e.getMessage(), e);
     }
     try {
-      JdbcSessionStore store = new JdbcSessionStore(pool, pool, dialect, config);
+      JdbcSessionStore store = new JdbcSessionStore(pool, pool, dialect, config, writeLock);
       store.migrate(Dialect.redact(jdbcUrl));
       return store;
     } catch (RuntimeException e) {
@@ -154,7 +171,8 @@ public final class JdbcSessionStore implements AutoCloseable {
     } catch (SQLException e) {
       throw new SessionException("Cannot connect to the DataSource: " + e.getMessage(), e);
     }
-    JdbcSessionStore store = new JdbcSessionStore(dataSource, null, dialect, config);
+    JdbcSessionStore store =
+        new JdbcSessionStore(dataSource, null, dialect, config, new ReentrantLock(true));
     store.migrate("the DataSource");
     return store;
   }
@@ -366,7 +384,7 @@ public final class JdbcSessionStore implements AutoCloseable {
       String app, String user, String id, long expectedRevision, Event stored, Scope.Split delta) {
     String context = describe(app, user, id);
     List<List<StateOp>> ops = encode(delta, context);
-    String eventJson = Json.toJson(stored);
+    String eventJson = JsonText.write(dialect, stored);
     long eventBytes = utf8Length(eventJson);
     if (eventBytes > config.maxEventBytes()) {
       throw new IllegalArgumentException(
@@ -625,7 +643,7 @@ public final class JdbcSessionStore implements AutoCloseable {
                 ops.add(new StateOp(key, null));
                 return;
               }
-              String json = Json.toJson(value);
+              String json = JsonText.write(dialect, value);
               long bytes = utf8Length(json);
               if (bytes > config.maxValueBytes()) {
                 throw new IllegalArgumentException(
