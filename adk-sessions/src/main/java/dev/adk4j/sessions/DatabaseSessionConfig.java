@@ -1,0 +1,246 @@
+package dev.adk4j.sessions;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * Settings of a {@link DatabaseSessionService}. Immutable; {@link #defaults()} gives the documented
+ * defaults, {@link #toBuilder()} a changed copy. Every setting is checked when it is built, with an
+ * {@link IllegalArgumentException} naming the setting and the value.
+ *
+ * <table>
+ *   <caption>Settings</caption>
+ *   <tr><th>setting</th><th>default</th><th>meaning</th></tr>
+ *   <tr><td>{@code maximumPoolSize}</td><td>10</td><td>connections the service's own pool opens
+ *       at most (ignored for a {@code DataSource} you pass in)</td></tr>
+ *   <tr><td>{@code minimumIdle}</td><td>1</td><td>idle connections the pool keeps open</td></tr>
+ *   <tr><td>{@code connectionTimeout}</td><td>30 s</td><td>how long an operation waits for a
+ *       pooled connection before failing (at least 250 ms)</td></tr>
+ *   <tr><td>{@code maxValueBytes}</td><td>1 MiB</td><td>largest state value, as UTF-8 JSON</td></tr>
+ *   <tr><td>{@code maxEventBytes}</td><td>4 MiB</td><td>largest event, as UTF-8 JSON</td></tr>
+ *   <tr><td>{@code busyTimeout}</td><td>5 s</td><td>SQLite only: how long a writer waits for
+ *       another connection or process holding the file's write lock</td></tr>
+ *   <tr><td>{@code migrate}</td><td>true</td><td>migrate the schema at start; when false the
+ *       schema is only validated and start fails if it is missing or behind</td></tr>
+ * </table>
+ */
+public final class DatabaseSessionConfig {
+
+  /** 1 MiB. */
+  public static final int DEFAULT_MAX_VALUE_BYTES = 1 << 20;
+
+  /** 4 MiB. */
+  public static final int DEFAULT_MAX_EVENT_BYTES = 4 << 20;
+
+  private static final DatabaseSessionConfig DEFAULTS = builder().build();
+
+  private final int maximumPoolSize;
+  private final int minimumIdle;
+  private final Duration connectionTimeout;
+  private final int maxValueBytes;
+  private final int maxEventBytes;
+  private final Duration busyTimeout;
+  private final boolean migrate;
+
+  private DatabaseSessionConfig(Builder b) {
+    this.maximumPoolSize = b.maximumPoolSize;
+    this.minimumIdle = b.minimumIdle;
+    this.connectionTimeout = b.connectionTimeout;
+    this.maxValueBytes = b.maxValueBytes;
+    this.maxEventBytes = b.maxEventBytes;
+    this.busyTimeout = b.busyTimeout;
+    this.migrate = b.migrate;
+    check(maximumPoolSize >= 1, "maximumPoolSize must be >= 1, got " + maximumPoolSize);
+    check(
+        minimumIdle >= 0 && minimumIdle <= maximumPoolSize,
+        "minimumIdle must be between 0 and maximumPoolSize ("
+            + maximumPoolSize
+            + "), got "
+            + minimumIdle);
+    check(
+        connectionTimeout.toMillis() >= 250,
+        "connectionTimeout must be at least 250 ms, got " + connectionTimeout);
+    check(maxValueBytes >= 1, "maxValueBytes must be >= 1, got " + maxValueBytes);
+    check(maxEventBytes >= 1, "maxEventBytes must be >= 1, got " + maxEventBytes);
+    check(
+        !busyTimeout.isNegative() && busyTimeout.toMillis() <= Integer.MAX_VALUE,
+        "busyTimeout must be between 0 and " + Integer.MAX_VALUE + " ms, got " + busyTimeout);
+  }
+
+  /** The defaults listed in the class comment. */
+  public static DatabaseSessionConfig defaults() {
+    return DEFAULTS;
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  public Builder toBuilder() {
+    return new Builder()
+        .maximumPoolSize(maximumPoolSize)
+        .minimumIdle(minimumIdle)
+        .connectionTimeout(connectionTimeout)
+        .maxValueBytes(maxValueBytes)
+        .maxEventBytes(maxEventBytes)
+        .busyTimeout(busyTimeout)
+        .migrate(migrate);
+  }
+
+  public int maximumPoolSize() {
+    return maximumPoolSize;
+  }
+
+  public int minimumIdle() {
+    return minimumIdle;
+  }
+
+  public Duration connectionTimeout() {
+    return connectionTimeout;
+  }
+
+  public int maxValueBytes() {
+    return maxValueBytes;
+  }
+
+  public int maxEventBytes() {
+    return maxEventBytes;
+  }
+
+  public Duration busyTimeout() {
+    return busyTimeout;
+  }
+
+  public boolean migrate() {
+    return migrate;
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    if (!(o instanceof DatabaseSessionConfig)) {
+      return false;
+    }
+    DatabaseSessionConfig that = (DatabaseSessionConfig) o;
+    return maximumPoolSize == that.maximumPoolSize
+        && minimumIdle == that.minimumIdle
+        && connectionTimeout.equals(that.connectionTimeout)
+        && maxValueBytes == that.maxValueBytes
+        && maxEventBytes == that.maxEventBytes
+        && busyTimeout.equals(that.busyTimeout)
+        && migrate == that.migrate;
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(
+        maximumPoolSize,
+        minimumIdle,
+        connectionTimeout,
+        maxValueBytes,
+        maxEventBytes,
+        busyTimeout,
+        migrate);
+  }
+
+  @Override
+  public String toString() {
+    return "DatabaseSessionConfig{maximumPoolSize="
+        + maximumPoolSize
+        + ", minimumIdle="
+        + minimumIdle
+        + ", connectionTimeout="
+        + connectionTimeout
+        + ", maxValueBytes="
+        + maxValueBytes
+        + ", maxEventBytes="
+        + maxEventBytes
+        + ", busyTimeout="
+        + busyTimeout
+        + ", migrate="
+        + migrate
+        + "}";
+  }
+
+  private static void check(boolean condition, String message) {
+    if (!condition) {
+      throw new IllegalArgumentException("Invalid DatabaseSessionConfig: " + message);
+    }
+  }
+
+  /**
+   * Builds a {@link DatabaseSessionConfig}; unset settings keep their defaults. Not thread-safe.
+   */
+  public static final class Builder {
+    private int maximumPoolSize = 10;
+    private int minimumIdle = 1;
+    private Duration connectionTimeout = Duration.ofSeconds(30);
+    private int maxValueBytes = DEFAULT_MAX_VALUE_BYTES;
+    private int maxEventBytes = DEFAULT_MAX_EVENT_BYTES;
+    private Duration busyTimeout = Duration.ofSeconds(5);
+    private boolean migrate = true;
+
+    private Builder() {}
+
+    /** Connections the service's own pool opens at most. Default 10. */
+    public Builder maximumPoolSize(int maximumPoolSize) {
+      this.maximumPoolSize = maximumPoolSize;
+      return this;
+    }
+
+    /** Idle connections the service's own pool keeps open. Default 1. */
+    public Builder minimumIdle(int minimumIdle) {
+      this.minimumIdle = minimumIdle;
+      return this;
+    }
+
+    /** How long an operation waits for a pooled connection. Default 30 seconds. */
+    public Builder connectionTimeout(Duration connectionTimeout) {
+      this.connectionTimeout = Objects.requireNonNull(connectionTimeout, "connectionTimeout");
+      return this;
+    }
+
+    /**
+     * The largest state value accepted, measured as its UTF-8 JSON text. Larger values are refused
+     * with an {@link IllegalArgumentException} and nothing is stored. Default 1 MiB.
+     */
+    public Builder maxValueBytes(int maxValueBytes) {
+      this.maxValueBytes = maxValueBytes;
+      return this;
+    }
+
+    /**
+     * The largest event accepted, measured as its UTF-8 JSON text (content, actions and state delta
+     * included). Larger events are refused with an {@link IllegalArgumentException} and nothing is
+     * stored. Default 4 MiB.
+     */
+    public Builder maxEventBytes(int maxEventBytes) {
+      this.maxEventBytes = maxEventBytes;
+      return this;
+    }
+
+    /**
+     * SQLite only: how long a writer waits for the file's write lock held by another connection or
+     * process before the operation fails. Default 5 seconds.
+     */
+    public Builder busyTimeout(Duration busyTimeout) {
+      this.busyTimeout = Objects.requireNonNull(busyTimeout, "busyTimeout");
+      return this;
+    }
+
+    /**
+     * Whether to migrate the schema at start (default). When false the schema is only validated,
+     * for deployments where the application may not run DDL.
+     */
+    public Builder migrate(boolean migrate) {
+      this.migrate = migrate;
+      return this;
+    }
+
+    /**
+     * @throws IllegalArgumentException naming the first invalid setting
+     */
+    public DatabaseSessionConfig build() {
+      return new DatabaseSessionConfig(this);
+    }
+  }
+}

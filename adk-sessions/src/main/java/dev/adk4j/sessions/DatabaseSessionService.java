@@ -1,0 +1,197 @@
+package dev.adk4j.sessions;
+
+import dev.adk4j.events.Event;
+import dev.adk4j.sessions.jdbc.JdbcSessionStore;
+import dev.adk4j.state.Scope;
+import io.reactivex.rxjava3.core.Completable;
+import io.reactivex.rxjava3.core.Maybe;
+import io.reactivex.rxjava3.core.Single;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A {@link BaseSessionService} that keeps sessions, events and state in a relational database
+ * through JDBC: SQLite (a file, the embedded default, nothing to install) or PostgreSQL (a server
+ * several application instances can share).
+ *
+ * <pre>{@code
+ * try (DatabaseSessionService sessions =
+ *     new DatabaseSessionService("jdbc:sqlite:/var/lib/myapp/sessions.db")) {
+ *   Session s = sessions.createSession("app", "user").blockingGet();
+ * }
+ * }</pre>
+ *
+ * <p>At start the service opens a HikariCP connection pool (unless given a {@link DataSource}) and
+ * migrates the schema with Flyway (tables prefixed {@code adk_}, history in {@code
+ * adk_schema_history}). {@link #close()} closes the pool it opened. Settings, with their defaults,
+ * are in {@link DatabaseSessionConfig}; {@code docs/configuration.md} lists URL forms.
+ *
+ * <p>Semantics are those of {@link InMemorySessionService}, and the two pass the same contract
+ * tests. Values read back are their JSON round trip; {@code temp:} keys are never stored. State
+ * values larger than {@link DatabaseSessionConfig#maxValueBytes()} and events larger than {@link
+ * DatabaseSessionConfig#maxEventBytes()} (as UTF-8 JSON) are refused with an {@link
+ * IllegalArgumentException}. A stored value or event that is not valid JSON (written by something
+ * else) makes reads of its session fail with a {@link SessionException} naming it.
+ *
+ * <p>Concurrency and ordering: each operation is one database transaction, so it happens entirely
+ * or not at all, and the database orders appends to one session by its revision counter; appends
+ * through one {@link Session} copy are also ordered in process, by that copy's monitor. Several
+ * service instances (in one process or many) may share one database or SQLite file: stale copies
+ * are refused with {@link StaleSessionException}, and writes of different {@code app:}/{@code
+ * user:} keys from different sessions never lose each other. Thread-safe. Operations block the
+ * subscribing thread on the database; subscribe on an I/O scheduler if that matters.
+ */
+public final class DatabaseSessionService implements BaseSessionService, AutoCloseable {
+
+  private final JdbcSessionStore store;
+
+  /**
+   * Opens a service on a JDBC URL with the default settings.
+   *
+   * @param jdbcUrl {@code jdbc:sqlite:/path/sessions.db} or {@code
+   *     jdbc:postgresql://host:port/db?user=...&password=...}
+   * @throws IllegalArgumentException for an unsupported or in-memory URL
+   * @throws SessionException if the database cannot be reached or its schema migrated
+   */
+  public DatabaseSessionService(String jdbcUrl) {
+    this(jdbcUrl, DatabaseSessionConfig.defaults());
+  }
+
+  /**
+   * Opens a service on a JDBC URL.
+   *
+   * @throws IllegalArgumentException for an unsupported or in-memory URL
+   * @throws SessionException if the database cannot be reached or its schema migrated
+   */
+  public DatabaseSessionService(String jdbcUrl, DatabaseSessionConfig config) {
+    this(jdbcUrl, null, null, config);
+  }
+
+  /**
+   * Opens a service on a JDBC URL with credentials.
+   *
+   * @param user nullable; null leaves it to the URL
+   * @param password nullable; null leaves it to the URL
+   * @throws IllegalArgumentException for an unsupported or in-memory URL
+   * @throws SessionException if the database cannot be reached or its schema migrated
+   */
+  public DatabaseSessionService(
+      String jdbcUrl,
+      @Nullable String user,
+      @Nullable String password,
+      DatabaseSessionConfig config) {
+    Objects.requireNonNull(jdbcUrl, "jdbcUrl");
+    Objects.requireNonNull(config, "config");
+    this.store = JdbcSessionStore.open(jdbcUrl, user, password, config);
+  }
+
+  /**
+   * Opens a service on a {@link DataSource} that the caller configures and closes ({@link #close()}
+   * leaves it open). The pool settings of {@code config} do not apply.
+   *
+   * @throws IllegalArgumentException if the database is neither SQLite nor PostgreSQL
+   * @throws SessionException if the database cannot be reached or its schema migrated
+   */
+  public DatabaseSessionService(DataSource dataSource, DatabaseSessionConfig config) {
+    Objects.requireNonNull(dataSource, "dataSource");
+    Objects.requireNonNull(config, "config");
+    this.store = JdbcSessionStore.open(dataSource, config);
+  }
+
+  @Override
+  public Single<Session> createSession(
+      String appName,
+      String userId,
+      @Nullable Map<String, ? extends @Nullable Object> state,
+      @Nullable String sessionId) {
+    return Single.fromCallable(
+        () -> {
+          Appends.checkIds(appName, userId);
+          String id = Appends.sessionIdOrNew(sessionId);
+          Scope.Split initial = Appends.initialState(appName, userId, id, state);
+          return store.create(appName, userId, id, initial);
+        });
+  }
+
+  @Override
+  public Maybe<Session> getSession(
+      String appName, String userId, String sessionId, Optional<GetSessionConfig> config) {
+    Objects.requireNonNull(config, "config");
+    return Maybe.fromCallable(
+        () -> {
+          Appends.checkIds(appName, userId, sessionId);
+          return store.load(appName, userId, sessionId, config).orElse(null);
+        });
+  }
+
+  @Override
+  public Single<ListSessionsResponse> listSessions(String appName, String userId) {
+    return Single.fromCallable(
+        () -> {
+          Appends.checkIds(appName, userId);
+          return new ListSessionsResponse(store.list(appName, userId));
+        });
+  }
+
+  @Override
+  public Completable deleteSession(String appName, String userId, String sessionId) {
+    return Completable.fromAction(
+        () -> {
+          Appends.checkIds(appName, userId, sessionId);
+          store.delete(appName, userId, sessionId);
+        });
+  }
+
+  @Override
+  public Single<ListEventsResponse> listEvents(String appName, String userId, String sessionId) {
+    return Single.fromCallable(
+        () -> {
+          Appends.checkIds(appName, userId, sessionId);
+          return new ListEventsResponse(store.events(appName, userId, sessionId));
+        });
+  }
+
+  @Override
+  public Single<Event> appendEvent(Session session, Event event) {
+    Objects.requireNonNull(session, "session");
+    Objects.requireNonNull(event, "event");
+    return Single.fromCallable(
+        () -> {
+          if (event.partial().orElse(false)) {
+            return event;
+          }
+          Appends.Prepared prepared = Appends.prepare(session, event);
+          // The session copy's lock orders appends made through one copy (parallel branches of
+          // one invocation), so each sends the revision the previous one produced.
+          synchronized (session) {
+            long revision =
+                store.append(
+                    session.appName(),
+                    session.userId(),
+                    session.id(),
+                    session.revision(),
+                    prepared.stored(),
+                    prepared.split());
+            session.applyAppended(prepared.stored(), prepared.fullDelta(), revision);
+          }
+          return prepared.stored();
+        });
+  }
+
+  /** The database behind this service: {@code "SQLite"} or {@code "PostgreSQL"}. */
+  public String databaseProduct() {
+    return store.databaseProduct();
+  }
+
+  /**
+   * Closes the connection pool this service opened (a {@link DataSource} passed in stays open).
+   * Operations after this fail with {@link IllegalStateException}. Idempotent.
+   */
+  @Override
+  public void close() {
+    store.close();
+  }
+}

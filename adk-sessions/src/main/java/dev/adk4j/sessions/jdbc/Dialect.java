@@ -1,0 +1,150 @@
+package dev.adk4j.sessions.jdbc;
+
+import java.sql.SQLException;
+import java.util.Locale;
+
+/**
+ * What differs between the supported databases: how a transaction starts, how a JSON parameter is
+ * bound, where the migrations live and which errors are worth retrying. The SQL itself is the same
+ * for both (both accept {@code INSERT ... ON CONFLICT} and {@code RETURNING}).
+ */
+enum Dialect {
+  /**
+   * SQLite in WAL mode. Writers start with {@code BEGIN IMMEDIATE}, taking the file's write lock up
+   * front, so a transaction never has to upgrade a read lock (which can fail with {@code
+   * SQLITE_BUSY} whatever the busy timeout); waiting for that lock is left to the busy timeout.
+   * Readers use deferred transactions, which read one WAL snapshot and never block writers.
+   */
+  SQLITE("SQLite", "BEGIN IMMEDIATE", "BEGIN", "?", true),
+
+  /**
+   * PostgreSQL. Writers run at READ COMMITTED: the conditional revision update locks the session
+   * row, and per-key upserts lock only the state rows they touch. Readers run in a read-only
+   * REPEATABLE READ transaction so that a session's row, state and events come from one snapshot.
+   */
+  POSTGRESQL(
+      "PostgreSQL",
+      "BEGIN ISOLATION LEVEL READ COMMITTED",
+      "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY",
+      "CAST(? AS jsonb)",
+      false);
+
+  private final String productName;
+  private final String beginWrite;
+  private final String beginRead;
+  private final String jsonParameter;
+  private final boolean singleWriter;
+
+  Dialect(
+      String productName,
+      String beginWrite,
+      String beginRead,
+      String jsonParameter,
+      boolean singleWriter) {
+    this.productName = productName;
+    this.beginWrite = beginWrite;
+    this.beginRead = beginRead;
+    this.jsonParameter = jsonParameter;
+    this.singleWriter = singleWriter;
+  }
+
+  /** The dialect of a JDBC URL, or an exception naming the URL's scheme. */
+  static Dialect ofUrl(String jdbcUrl) {
+    String lower = jdbcUrl.toLowerCase(Locale.ROOT);
+    if (lower.startsWith("jdbc:sqlite:")) {
+      return SQLITE;
+    }
+    if (lower.startsWith("jdbc:postgresql:")) {
+      return POSTGRESQL;
+    }
+    throw new IllegalArgumentException(
+        "Unsupported JDBC URL '"
+            + redact(jdbcUrl)
+            + "': DatabaseSessionService supports jdbc:sqlite: and jdbc:postgresql: URLs");
+  }
+
+  /** The dialect of a database product name as JDBC metadata reports it. */
+  static Dialect ofProductName(String productName) {
+    for (Dialect d : values()) {
+      if (d.productName.equalsIgnoreCase(productName)) {
+        return d;
+      }
+    }
+    throw new IllegalArgumentException(
+        "Unsupported database '"
+            + productName
+            + "': DatabaseSessionService supports SQLite and PostgreSQL");
+  }
+
+  String productName() {
+    return productName;
+  }
+
+  String beginWrite() {
+    return beginWrite;
+  }
+
+  String beginRead() {
+    return beginRead;
+  }
+
+  /** The placeholder for a JSON text parameter, cast where the column type needs it. */
+  String jsonParameter() {
+    return jsonParameter;
+  }
+
+  /**
+   * Whether the database admits one writer at a time (SQLite). The store then also serializes its
+   * own writers in process, so that they queue on a fair lock rather than on SQLite's busy handler,
+   * which polls with sleeps.
+   */
+  boolean singleWriter() {
+    return singleWriter;
+  }
+
+  /** The Flyway location of this dialect's migrations. */
+  String migrations() {
+    return "classpath:dev/adk4j/sessions/jdbc/migration/" + name().toLowerCase(Locale.ROOT);
+  }
+
+  /**
+   * Whether {@code e} is a transient failure after which the whole transaction may be retried:
+   * SQLite's {@code SQLITE_BUSY}/{@code SQLITE_LOCKED} (the busy timeout ran out) and PostgreSQL's
+   * serialization failures and deadlocks.
+   */
+  boolean isTransient(SQLException e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (!(t instanceof SQLException)) {
+        continue;
+      }
+      SQLException s = (SQLException) t;
+      if (this == SQLITE) {
+        int primary = s.getErrorCode() & 0xFF;
+        if (primary == 5 || primary == 6) {
+          return true;
+        }
+      } else {
+        String state = s.getSQLState();
+        if ("40001".equals(state) || "40P01".equals(state)) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Whether {@code e} says the database cannot represent a value it was given (PostgreSQL refuses
+   * NUL characters in text and {@code \u0000} in JSONB): the caller's input, not a failure.
+   */
+  boolean isUnrepresentable(SQLException e) {
+    String state = e.getSQLState();
+    return this == POSTGRESQL && ("22021".equals(state) || "22P05".equals(state));
+  }
+
+  /** The URL without its query string, which may hold a password. */
+  static String redact(String jdbcUrl) {
+    int q = jdbcUrl.indexOf('?');
+    return q < 0 ? jdbcUrl : jdbcUrl.substring(0, q) + "?...";
+  }
+}

@@ -1,0 +1,595 @@
+package dev.adk4j.sessions;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assumptions.assumeThat;
+
+import dev.adk4j.events.Event;
+import dev.adk4j.sessions.jdbc.JdbcSessionStore;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What {@link DatabaseSessionService} promises beyond {@link SessionServiceContract}, on a real
+ * database: restarts, several service instances on one store, a writer killed mid-loop, hostile
+ * ids, corrupt rows, size limits, rollback of a failing append and index use. Subclasses say how to
+ * make a fresh, empty store (a SQLite file, a PostgreSQL database).
+ */
+abstract class DatabaseSessionServiceContract extends SessionServiceContract {
+
+  static {
+    QuietLogs.apply();
+  }
+
+  /** The JDBC URL of the current test's store. */
+  protected String url;
+
+  /** A JDBC URL of a fresh, empty store. */
+  protected abstract String newStoreUrl() throws Exception;
+
+  /** How this database spells a JSON parameter in SQL. */
+  protected abstract String jsonParameter();
+
+  /** Text the JSON column accepts but that is not valid JSON, if the database allows any. */
+  protected abstract Optional<String> malformedJson();
+
+  /** Makes every insert of {@code key} into {@code adk_user_state} fail. */
+  protected abstract void installFailingTrigger(Connection c, String key) throws SQLException;
+
+  /** Inserts events 1..n (id {@code e<i>}, timestamp i) into the session with primary key pk. */
+  protected abstract void bulkInsertEvents(Connection c, long pk, int n) throws SQLException;
+
+  /** Asserts that {@code plan} reads the last 20 events through the index, 20 rows. */
+  protected abstract void assertReadsLast20ThroughTheIndex(List<String> plan);
+
+  @Override
+  protected BaseSessionService createService() throws Exception {
+    url = newStoreUrl();
+    return open();
+  }
+
+  /** Another service instance on the current test's store. */
+  protected DatabaseSessionService open() {
+    return open(DatabaseSessionConfig.builder().minimumIdle(0).build());
+  }
+
+  protected DatabaseSessionService open(DatabaseSessionConfig config) {
+    return new DatabaseSessionService(url, config);
+  }
+
+  protected Connection raw() throws SQLException {
+    return DriverManager.getConnection(url);
+  }
+
+  private static Map<String, Object> kv(Object... kv) {
+    Map<String, Object> m = new HashMap<>();
+    for (int i = 0; i < kv.length; i += 2) {
+      m.put((String) kv[i], kv[i + 1]);
+    }
+    return m;
+  }
+
+  private long pkOf(Connection c, String user, String sessionId) throws SQLException {
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "SELECT pk FROM adk_sessions WHERE app_name = ? AND user_id = ? AND session_id = ?")) {
+      ps.setString(1, APP);
+      ps.setString(2, user);
+      ps.setString(3, sessionId);
+      try (ResultSet rs = ps.executeQuery()) {
+        assertThat(rs.next()).as("session %s exists", sessionId).isTrue();
+        return rs.getLong(1);
+      }
+    }
+  }
+
+  // ---- restart and several instances ----
+
+  @Test
+  void restart_findsSessionsEventsAndAppAndUserStateIntact() {
+    Session s1 = create("alice", "s1", kv("app:theme", "dark", "user:name", "Alice"));
+    append(s1, kv("k", List.of(1, 2), "user:visits", 1));
+    service.appendEvent(s1, textEvent("hello", 5000L)).blockingGet();
+    create("bob", "s2", kv("mine", true));
+    ((DatabaseSessionService) service).close();
+
+    service = open();
+    Session reloaded = get("alice", "s1");
+    assertThat(reloaded.state())
+        .containsEntry("app:theme", "dark")
+        .containsEntry("user:name", "Alice")
+        .containsEntry("user:visits", 1)
+        .containsEntry("k", List.of(1, 2));
+    assertThat(reloaded.events()).hasSize(2);
+    assertThat(reloaded.events().get(1).stringifyContent()).isEqualTo("hello");
+    assertThat(reloaded.revision()).isEqualTo(2);
+    assertThat(reloaded.lastUpdateTime()).isEqualTo(s1.lastUpdateTime());
+    assertThat(get("bob", "s2").state())
+        .containsEntry("mine", true)
+        .containsEntry("app:theme", "dark");
+    append(reloaded, kv("after", "restart"));
+    assertThat(get("alice", "s1").state()).containsEntry("after", "restart");
+  }
+
+  @Test
+  void closedService_refusesOperations() {
+    DatabaseSessionService other = open();
+    other.close();
+    other.close();
+    assertThatThrownBy(() -> other.getSession(APP, "alice", "s1").blockingGet())
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("closed");
+  }
+
+  @Test
+  void twoInstances_appendingToSessionsOfOneUser_loseNoUserKey() throws Exception {
+    int threads = 4;
+    int appends = 40;
+    try (DatabaseSessionService other = open()) {
+      List<BaseSessionService> services = List.of(service, other);
+      for (int t = 0; t < threads; t++) {
+        services.get(t % 2).createSession(APP, "alice", null, "s" + t).blockingGet();
+      }
+      ExecutorService pool = Executors.newFixedThreadPool(threads);
+      CyclicBarrier start = new CyclicBarrier(threads);
+      List<Future<?>> futures = new ArrayList<>();
+      for (int t = 0; t < threads; t++) {
+        int thread = t;
+        BaseSessionService mine = services.get(t % 2);
+        futures.add(
+            pool.submit(
+                () -> {
+                  Session s = mine.getSession(APP, "alice", "s" + thread).blockingGet();
+                  start.await();
+                  for (int i = 0; i < appends; i++) {
+                    mine.appendEvent(
+                            s, event(kv("user:t" + thread + "_" + i, i, "own" + i, thread)))
+                        .blockingGet();
+                  }
+                  return null;
+                }));
+      }
+      try {
+        for (Future<?> f : futures) {
+          f.get(2, TimeUnit.MINUTES);
+        }
+      } finally {
+        pool.shutdownNow();
+      }
+      for (BaseSessionService reader : services) {
+        for (int t = 0; t < threads; t++) {
+          Session s = reader.getSession(APP, "alice", "s" + t).blockingGet();
+          assertThat(s.events()).hasSize(appends);
+          for (int other2 = 0; other2 < threads; other2++) {
+            for (int i = 0; i < appends; i++) {
+              assertThat(s.state()).containsEntry("user:t" + other2 + "_" + i, i);
+            }
+          }
+        }
+      }
+    }
+  }
+
+  @Test
+  void twoInstances_staleCopyFromOne_isRefused_andNothingChanges() {
+    create("alice", "s1", kv("k", 0));
+    try (DatabaseSessionService other = open()) {
+      Session mine = get("alice", "s1");
+      Session theirs = other.getSession(APP, "alice", "s1").blockingGet();
+      other.appendEvent(theirs, event(kv("k", 1))).blockingGet();
+
+      assertThatThrownBy(() -> append(mine, kv("k", 2, "user:x", 1, "app:y", 1)))
+          .isInstanceOf(StaleSessionException.class)
+          .hasMessageContaining("revision 0")
+          .hasMessageContaining("revision 1");
+      assertThat(mine.revision()).isZero();
+      Session reloaded = other.getSession(APP, "alice", "s1").blockingGet();
+      assertThat(reloaded.state()).containsEntry("k", 1).doesNotContainKeys("user:x", "app:y");
+      assertThat(reloaded.events()).hasSize(1);
+    }
+  }
+
+  @Test
+  void concurrentFirstCreateSessions_ofANewAppAndUser_allSucceed() throws Exception {
+    int threads = 12;
+    try (DatabaseSessionService other = open()) {
+      List<BaseSessionService> services = List.of(service, other);
+      ExecutorService pool = Executors.newFixedThreadPool(threads);
+      CyclicBarrier start = new CyclicBarrier(threads);
+      List<Future<Session>> futures = new ArrayList<>();
+      for (int t = 0; t < threads; t++) {
+        int thread = t;
+        BaseSessionService mine = services.get(t % 2);
+        futures.add(
+            pool.submit(
+                () -> {
+                  start.await();
+                  return mine.createSession(
+                          "fresh_app",
+                          "newcomer",
+                          kv(
+                              "app:seen" + thread,
+                              thread,
+                              "user:seen" + thread,
+                              thread,
+                              "k",
+                              thread),
+                          "c" + thread)
+                      .blockingGet();
+                }));
+      }
+      try {
+        for (Future<Session> f : futures) {
+          assertThat(f.get(2, TimeUnit.MINUTES).id()).startsWith("c");
+        }
+      } finally {
+        pool.shutdownNow();
+      }
+      List<Session> sessions =
+          service.listSessions("fresh_app", "newcomer").blockingGet().sessions();
+      assertThat(sessions).hasSize(threads);
+      for (int t = 0; t < threads; t++) {
+        assertThat(sessions.get(0).state())
+            .containsEntry("app:seen" + t, t)
+            .containsEntry("user:seen" + t, t);
+      }
+    }
+  }
+
+  // ---- durability ----
+
+  @Test
+  void killedWriter_losesNoAcknowledgedAppend_andLeavesNoHalfAppend() throws Exception {
+    create("alice", "durable", kv());
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    Process writer =
+        new ProcessBuilder(
+                java,
+                "-cp",
+                System.getProperty("java.class.path"),
+                DurabilityWriter.class.getName(),
+                url,
+                APP,
+                "alice",
+                "durable")
+            .redirectError(ProcessBuilder.Redirect.DISCARD)
+            .start();
+    int acked = -1;
+    try (BufferedReader out =
+        new BufferedReader(
+            new InputStreamReader(writer.getInputStream(), StandardCharsets.UTF_8))) {
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+      String line;
+      while (acked < 30) {
+        line = out.readLine();
+        assertThat(line).as("writer output after ACK %d (did it start?)", acked).isNotNull();
+        assertThat(System.nanoTime()).as("writer too slow").isLessThan(deadline);
+        if (line.startsWith("ACK ")) {
+          acked = Integer.parseInt(line.substring(4));
+        }
+      }
+      // SIGKILL on Linux: no shutdown hooks, no pool close. Through the ProcessHandle, which,
+      // unlike Process.destroyForcibly(), leaves the pipe open for the lines already written.
+      writer.toHandle().destroyForcibly();
+      assertThat(writer.waitFor(30, TimeUnit.SECONDS)).isTrue();
+      // Lines written before the kill are acknowledgements too.
+      while ((line = out.readLine()) != null) {
+        if (line.startsWith("ACK ")) {
+          acked = Integer.parseInt(line.substring(4));
+        }
+      }
+    } finally {
+      writer.destroyForcibly();
+    }
+
+    ((DatabaseSessionService) service).close();
+    service = open();
+    Session s = get("alice", "durable");
+    int n = s.events().size();
+    // Every acknowledged append is there; at most one more was committed but not yet printed.
+    assertThat(n).isBetween(acked + 1, acked + 2);
+    for (int i = 0; i < n; i++) {
+      Event e = s.events().get(i);
+      assertThat(e.id()).isEqualTo("e" + i);
+      assertThat(e.actions().stateDelta())
+          .containsEntry("k" + i, i)
+          .doesNotContainKey("temp:scratch");
+    }
+    // No event without its state change, no state change without its event.
+    assertThat(s.revision()).isEqualTo(n);
+    assertThat(s.state()).containsEntry("counter", n - 1).containsEntry("user:last", n - 1);
+    for (int i = 0; i < n; i++) {
+      assertThat(s.state()).containsEntry("k" + i, i);
+    }
+    assertThat(s.state()).doesNotContainKey("k" + n).doesNotContainKey("temp:scratch");
+    assertThat(s.state()).hasSize(n + 2);
+    append(s, kv("after", "kill"));
+  }
+
+  // ---- hostile and broken input ----
+
+  @Test
+  void hostileIdsAndKeys_areStoredAndFoundVerbatim() {
+    List<String> hostile =
+        List.of(
+            "it's",
+            "\"quoted\"",
+            "'; DROP TABLE adk_sessions; --",
+            "%_*?\\[]",
+            "日本語 / ελληνικά / עברית / 🦆🙂",
+            " leading and trailing ",
+            "x".repeat(300),
+            "é".repeat(200) + "🦆".repeat(100));
+    for (String id : hostile) {
+      String app = "app " + id;
+      String user = "user " + id;
+      Session s = service.createSession(app, user, kv("user:" + id, id, id, 1), id).blockingGet();
+      service.appendEvent(s, event(kv("app:" + id, id, id, 2))).blockingGet();
+
+      Session loaded = service.getSession(app, user, id).blockingGet();
+      assertThat(loaded).as("session %s", id).isNotNull();
+      assertThat(loaded.id()).isEqualTo(id);
+      assertThat(loaded.appName()).isEqualTo(app);
+      assertThat(loaded.userId()).isEqualTo(user);
+      assertThat(loaded.state())
+          .containsEntry(id, 2)
+          .containsEntry("user:" + id, id)
+          .containsEntry("app:" + id, id);
+      assertThat(service.listSessions(app, user).blockingGet().sessions())
+          .extracting(Session::id)
+          .containsExactly(id);
+      assertThat(service.listEvents(app, user, id).blockingGet().events()).hasSize(1);
+      assertThat(service.getSession(app, user, id + " ").blockingGet()).isNull();
+      service.deleteSession(app, user, id).blockingAwait();
+      assertThat(service.getSession(app, user, id).blockingGet()).isNull();
+    }
+    assertThat(service.listSessions(APP, "alice").blockingGet().sessions()).isEmpty();
+    Session after = create("alice", "still-works", kv());
+    assertThat(get("alice", after.id())).isNotNull();
+  }
+
+  @Test
+  void listSessions_sortsByJavaStringOrder_whateverTheDatabaseCollation() {
+    List<String> ids = List.of("b", "B", "a", "_", "é", "🦆", "\uFB01", "a2", "a10");
+    for (String id : ids) {
+      create("alice", id, kv());
+    }
+    List<String> expected = new ArrayList<>(ids);
+    expected.sort(null);
+    assertThat(service.listSessions(APP, "alice").blockingGet().sessions())
+        .extracting(Session::id)
+        .containsExactlyElementsOf(expected);
+  }
+
+  @Test
+  void corruptStoredEvent_failsReadsOfItsSessionNamingIt_andOtherSessionsStayReadable()
+      throws Exception {
+    Session s1 = create("alice", "s1", kv());
+    append(s1, kv("k", 1));
+    Session s2 = create("alice", "s2", kv());
+    append(s2, kv("k", 2));
+    try (Connection c = raw();
+        PreparedStatement ps =
+            c.prepareStatement(
+                "UPDATE adk_events SET event = " + jsonParameter() + " WHERE session_pk = ?")) {
+      ps.setString(1, "{\"timestamp\": \"yesterday\"}");
+      ps.setLong(2, pkOf(c, "alice", "s1"));
+      assertThat(ps.executeUpdate()).isEqualTo(1);
+    }
+
+    assertThatThrownBy(() -> get("alice", "s1"))
+        .isInstanceOf(SessionException.class)
+        .hasMessageContaining("'s1'")
+        .hasMessageContaining("'alice'")
+        .hasMessageContaining(APP)
+        .hasMessageContaining("event #1");
+    assertThatThrownBy(() -> service.listEvents(APP, "alice", "s1").blockingGet())
+        .isInstanceOf(SessionException.class)
+        .hasMessageContaining("'s1'");
+    assertThat(get("alice", "s1", GetSessionConfig.builder().numRecentEvents(0).build()).state())
+        .containsEntry("k", 1);
+    assertThat(get("alice", "s2").events()).hasSize(1);
+    assertThat(service.listSessions(APP, "alice").blockingGet().sessions()).hasSize(2);
+  }
+
+  @Test
+  void malformedStoredValue_failsReadsOfItsSessionNamingSessionAndKey_andOthersStayReadable()
+      throws Exception {
+    assumeThat(malformedJson()).as("the JSON column accepts malformed text").isPresent();
+    create("alice", "s1", kv("k", 1));
+    create("alice", "s2", kv("k", 2));
+    try (Connection c = raw();
+        PreparedStatement ps =
+            c.prepareStatement(
+                "UPDATE adk_session_state SET state_value = ? WHERE session_pk = ?"
+                    + " AND state_key = 'k'")) {
+      ps.setString(1, malformedJson().orElseThrow());
+      ps.setLong(2, pkOf(c, "alice", "s1"));
+      assertThat(ps.executeUpdate()).isEqualTo(1);
+    }
+
+    assertThatThrownBy(() -> get("alice", "s1"))
+        .isInstanceOf(SessionException.class)
+        .hasMessageContaining("'s1'")
+        .hasMessageContaining("'alice'")
+        .hasMessageContaining("key 'k'");
+    assertThat(get("alice", "s2").state()).containsEntry("k", 2);
+  }
+
+  @Test
+  void oversizedValueOrEvent_isRefusedUnderTheConfiguredLimit_andNothingIsStored() {
+    DatabaseSessionConfig small =
+        DatabaseSessionConfig.builder().maxValueBytes(100).maxEventBytes(1000).build();
+    try (DatabaseSessionService limited = open(small)) {
+      assertThatThrownBy(
+              () ->
+                  limited
+                      .createSession(APP, "alice", kv("user:big", "x".repeat(200)), "s0")
+                      .blockingGet())
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("user:big")
+          .hasMessageContaining("maxValueBytes");
+      assertThat(limited.getSession(APP, "alice", "s0").blockingGet()).isNull();
+
+      Session s = limited.createSession(APP, "alice", null, "s1").blockingGet();
+      assertThatThrownBy(
+              () ->
+                  limited
+                      .appendEvent(s, event(kv("ok", 1, "big", "é".repeat(60), "app:a", 1)))
+                      .blockingGet())
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("'big'")
+          .hasMessageContaining("'s1'")
+          .hasMessageContaining("122 bytes")
+          .hasMessageContaining("limit of 100 bytes");
+      assertThatThrownBy(
+              () -> limited.appendEvent(s, textEvent("y".repeat(2000), 1L)).blockingGet())
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("maxEventBytes")
+          .hasMessageContaining("'s1'");
+      assertThat(s.revision()).isZero();
+      assertThat(s.state()).isEmpty();
+
+      Session reloaded = limited.getSession(APP, "alice", "s1").blockingGet();
+      assertThat(reloaded.events()).isEmpty();
+      assertThat(reloaded.state()).isEmpty();
+      assertThat(reloaded.revision()).isZero();
+      limited.appendEvent(s, event(kv("big", "x".repeat(98)))).blockingGet();
+    }
+  }
+
+  @Test
+  void defaultLimit_refusesAValueOver1MiB_andAcceptsOneOf1MiB() {
+    Session s = create("alice", "s1", kv());
+    int limit = DatabaseSessionConfig.DEFAULT_MAX_VALUE_BYTES;
+    assertThatThrownBy(() -> append(s, kv("blob", "x".repeat(limit - 1))))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("maxValueBytes");
+    append(s, kv("blob", "x".repeat(limit - 2))); // two quotes make exactly 1 MiB of JSON
+    assertThat((String) get("alice", "s1").state().get("blob")).hasSize(limit - 2);
+  }
+
+  // ---- atomicity ----
+
+  @Test
+  void failureInsideAnAppend_rollsBackTheEventTheRevisionAndEveryScope() throws Exception {
+    Session s = create("alice", "s1", kv("k", 0, "user:u", 0, "app:a", 0));
+    try (Connection c = raw()) {
+      installFailingTrigger(c, "user:boom");
+    }
+    // Keys apply app, then user, then session scope, each in key order: the failure comes after
+    // the revision bump, the event insert and the app: write.
+    assertThatThrownBy(
+            () -> append(s, kv("app:a", 1, "user:boom", 1, "user:u", 1, "k", 1, "temp:t", 1)))
+        .isInstanceOf(SessionException.class)
+        .hasMessageContaining("'s1'");
+
+    assertThat(s.revision()).isZero();
+    assertThat(s.state()).containsEntry("k", 0).doesNotContainKey("temp:t");
+    assertThat(s.events()).isEmpty();
+    Session reloaded = get("alice", "s1");
+    assertThat(reloaded.revision()).isZero();
+    assertThat(reloaded.events()).isEmpty();
+    assertThat(reloaded.state())
+        .containsEntry("k", 0)
+        .containsEntry("user:u", 0)
+        .containsEntry("app:a", 0)
+        .doesNotContainKey("user:boom");
+    append(s, kv("k", 2));
+    assertThat(get("alice", "s1").state()).containsEntry("k", 2);
+  }
+
+  // ---- cost ----
+
+  @Test
+  void lastNEvents_ofALongSession_areReadThroughTheIndex() throws Exception {
+    create("alice", "long", kv());
+    try (Connection c = raw()) {
+      bulkInsertEvents(c, pkOf(c, "alice", "long"), 10_000);
+    }
+    Session s = get("alice", "long", GetSessionConfig.builder().numRecentEvents(20).build());
+    assertThat(s.events()).extracting(Event::id).first().isEqualTo("e9981");
+    assertThat(s.events()).extracting(Event::id).last().isEqualTo("e10000");
+    assertThat(s.events()).hasSize(20);
+    assertThat(
+            get("alice", "long", GetSessionConfig.builder().afterTimestamp(ofMillis(9995)).build())
+                .events())
+        .extracting(Event::id)
+        .containsExactly("e9995", "e9996", "e9997", "e9998", "e9999", "e10000");
+
+    try (JdbcSessionStore store =
+        JdbcSessionStore.open(url, null, null, DatabaseSessionConfig.defaults())) {
+      assertReadsLast20ThroughTheIndex(store.explainRecentEvents(APP, "alice", "long", 20));
+    }
+  }
+
+  // ---- start ----
+
+  @Test
+  void migrateOff_validatesAnUpToDateSchema_andRefusesAnEmptyStore() throws Exception {
+    create("alice", "s1", kv("k", 1));
+    DatabaseSessionConfig validateOnly = DatabaseSessionConfig.builder().migrate(false).build();
+    try (DatabaseSessionService validated = open(validateOnly)) {
+      assertThat(validated.getSession(APP, "alice", "s1").blockingGet().state())
+          .containsEntry("k", 1);
+    }
+    String empty = newStoreUrl();
+    assertThatThrownBy(() -> new DatabaseSessionService(empty, validateOnly).close())
+        .isInstanceOf(SessionException.class)
+        .hasMessageContaining("validate");
+  }
+
+  @Test
+  void invalidConfig_isRefusedNamingTheSetting() {
+    assertThatThrownBy(() -> DatabaseSessionConfig.builder().maximumPoolSize(0).build())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("maximumPoolSize");
+    assertThatThrownBy(() -> DatabaseSessionConfig.builder().minimumIdle(11).build())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("minimumIdle");
+    assertThatThrownBy(() -> DatabaseSessionConfig.builder().maxValueBytes(0).build())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("maxValueBytes");
+    assertThatThrownBy(
+            () -> DatabaseSessionConfig.builder().connectionTimeout(Duration.ofMillis(10)).build())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("connectionTimeout");
+    assertThatThrownBy(
+            () -> DatabaseSessionConfig.builder().busyTimeout(Duration.ofSeconds(-1)).build())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("busyTimeout");
+    assertThat(DatabaseSessionConfig.defaults().toBuilder().build())
+        .isEqualTo(DatabaseSessionConfig.defaults());
+  }
+
+  @Test
+  void unsupportedUrl_isRefusedNamingIt() {
+    assertThatThrownBy(() -> new DatabaseSessionService("jdbc:mysql://localhost/db?password=s3"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("jdbc:mysql://localhost/db")
+        .hasMessageNotContaining("s3");
+  }
+
+  private static java.time.Instant ofMillis(long millis) {
+    return java.time.Instant.ofEpochMilli(millis);
+  }
+}

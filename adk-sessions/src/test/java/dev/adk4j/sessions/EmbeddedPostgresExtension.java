@@ -1,0 +1,93 @@
+package dev.adk4j.sessions;
+
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+
+/**
+ * One embedded PostgreSQL server (zonky binaries from Maven Central, nothing installed) shared by
+ * every test class of the run that registers this extension, stopped when the run ends; each test
+ * gets a fresh database from {@link #newDatabase()}.
+ *
+ * <p>The server runs with {@code fsync=off}: tests kill client JVMs, never the server, so flushing
+ * to disk would only slow them down.
+ */
+final class EmbeddedPostgresExtension implements BeforeAllCallback {
+
+  private static final ExtensionContext.Namespace NAMESPACE =
+      ExtensionContext.Namespace.create(EmbeddedPostgresExtension.class);
+  private static final AtomicInteger DATABASES = new AtomicInteger();
+
+  private volatile Server server;
+
+  @Override
+  public void beforeAll(ExtensionContext context) {
+    server =
+        context
+            .getRoot()
+            .getStore(NAMESPACE)
+            .computeIfAbsent(Server.class, k -> Server.start(), Server.class);
+  }
+
+  /** Creates an empty database and returns its JDBC URL (user and password included). */
+  String newDatabase() throws SQLException {
+    String name = "adk_test_" + DATABASES.incrementAndGet();
+    try (Connection c = server.postgres.getPostgresDatabase().getConnection();
+        Statement s = c.createStatement()) {
+      s.execute("CREATE DATABASE " + name);
+    }
+    server.databases.add(name);
+    return server.postgres.getJdbcUrl("postgres", name);
+  }
+
+  /** Drops the databases made by {@link #newDatabase()} so far. */
+  void dropDatabases() throws SQLException {
+    List<String> names;
+    synchronized (server.databases) {
+      names = new ArrayList<>(server.databases);
+      server.databases.clear();
+    }
+    try (Connection c = server.postgres.getPostgresDatabase().getConnection();
+        Statement s = c.createStatement()) {
+      for (String name : names) {
+        s.execute("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
+      }
+    }
+  }
+
+  /** The server, closed by JUnit at the end of the run. */
+  static final class Server implements AutoCloseable {
+    final EmbeddedPostgres postgres;
+    final List<String> databases = java.util.Collections.synchronizedList(new ArrayList<>());
+
+    private Server(EmbeddedPostgres postgres) {
+      this.postgres = postgres;
+    }
+
+    static Server start() {
+      try {
+        return new Server(
+            EmbeddedPostgres.builder()
+                .setServerConfig("fsync", "off")
+                .setServerConfig("full_page_writes", "off")
+                .setServerConfig("max_connections", "200")
+                .start());
+      } catch (IOException e) {
+        throw new UncheckedIOException("Cannot start embedded PostgreSQL", e);
+      }
+    }
+
+    @Override
+    public void close() throws IOException {
+      postgres.close();
+    }
+  }
+}
