@@ -477,4 +477,71 @@ class RunnerTest {
         .containsExactly("update_action_count");
     assertThat(req.contents()).extracting(Content::role).containsExactly(Optional.of("user"));
   }
+
+  @Test
+  void missingRequiredPlaceholder_failsTheInvocationNamingKeyAndAgent() {
+    FakeLlm llm = FakeLlm.builder().build();
+    LlmAgent agent =
+        LlmAgent.builder().name("Strict").model(llm).instruction("Help with {topic}.").build();
+    newSession("s");
+    assertThatThrownBy(() -> run(runner(agent), "s", "hi"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("topic")
+        .hasMessageContaining("Strict");
+    assertThat(llm.callCount()).isZero();
+  }
+
+  @Test
+  void globalInstruction_isTemplatedAndPrecedesTheAgentsOwn() {
+    FakeLlm llm = FakeLlm.builder().thenText("ok").build();
+    LlmAgent agent =
+        LlmAgent.builder()
+            .name("A")
+            .model(llm)
+            .globalInstruction("You serve {user:name}.")
+            .instruction("Be brief about {topic?}.")
+            .build();
+    sessions.createSession(APP, USER, Map.of("user:name", "Alice"), "s").blockingGet();
+    run(runner(agent), "s", "hi");
+    assertThat(llm.lastRequest().systemInstruction())
+        .contains("You serve Alice.\n\nBe brief about .");
+  }
+
+  @Test
+  void toolContextSetActions_keepsWritesAlreadyMade() {
+    BaseTool tool =
+        new BaseTool("swap", "swaps actions") {
+          @Override
+          public Optional<FunctionDeclaration> declaration() {
+            return Optional.of(FunctionDeclaration.builder().name("swap").build());
+          }
+
+          @Override
+          public Single<Map<String, Object>> runAsync(Map<String, Object> args, ToolContext ctx) {
+            ctx.state().put("written_before", 1);
+            ctx.setActions(
+                dev.adk4j.events.EventActions.builder()
+                    .putState("from_actions", 2)
+                    .skipSummarization(true)
+                    .build());
+            ctx.state().put("written_after", 3);
+            return Single.just(Map.of());
+          }
+        };
+    FakeLlm llm = FakeLlm.builder().thenFunctionCall("swap", Map.of()).build();
+    LlmAgent agent = LlmAgent.builder().name("A").model(llm).tools(tool).build();
+    newSession("s");
+    List<Event> events = run(runner(agent), "s", "go");
+    Event response = events.get(events.size() - 1);
+    assertThat(response.actions().stateDelta())
+        .containsEntry("written_before", 1)
+        .containsEntry("from_actions", 2)
+        .containsEntry("written_after", 3);
+    assertThat(response.finalResponse()).isTrue();
+    assertThat(llm.callCount()).isEqualTo(1);
+    assertThat(stored("s").state())
+        .containsEntry("written_before", 1)
+        .containsEntry("from_actions", 2)
+        .containsEntry("written_after", 3);
+  }
 }
