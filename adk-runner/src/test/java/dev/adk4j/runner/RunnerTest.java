@@ -544,4 +544,29 @@ class RunnerTest {
         .containsEntry("from_actions", 2)
         .containsEntry("written_after", 3);
   }
+
+  @Test
+  void outputSchema_storesTheParsedObject_andAsksTheModelForJson() {
+    FakeLlm llm = FakeLlm.builder().thenText("{\"city\": \"Paris\", \"days\": 3}").build();
+    com.google.genai.types.Schema schema =
+        com.google.genai.types.Schema.builder()
+            .type("OBJECT")
+            .properties(
+                Map.of(
+                    "city", com.google.genai.types.Schema.builder().type("STRING").build(),
+                    "days", com.google.genai.types.Schema.builder().type("INTEGER").build()))
+            .build();
+    LlmAgent agent =
+        LlmAgent.builder()
+            .name("Planner")
+            .model(llm)
+            .outputSchema(schema)
+            .outputKey("plan")
+            .build();
+    newSession("s");
+    run(runner(agent), "s", "plan a trip");
+    assertThat(stored("s").state().get("plan")).isEqualTo(Map.of("city", "Paris", "days", 3));
+    assertThat(llm.lastRequest().config().responseMimeType()).contains("application/json");
+    assertThat(llm.lastRequest().config().responseSchema()).contains(schema);
+  }
 }
