@@ -2,14 +2,17 @@ package dev.adk4j.agents;
 
 import com.google.genai.types.Content;
 import dev.adk4j.events.Event;
+import io.reactivex.rxjava3.core.BackpressureStrategy;
 import io.reactivex.rxjava3.core.Flowable;
 import io.reactivex.rxjava3.core.FlowableEmitter;
+import io.reactivex.rxjava3.core.Maybe;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.BiFunction;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
@@ -144,50 +147,43 @@ public abstract class BaseAgent {
   protected abstract Flowable<Event> runAsyncImpl(InvocationContext context);
 
   private Flowable<Event> runBeforeCallbacks(InvocationContext ctx) {
-    if (beforeAgentCallbacks.isEmpty()) {
-      return Flowable.empty();
-    }
-    return Flowable.create(
-        emitter -> {
-          CallbackContext cc = new CallbackContext(ctx);
-          for (Callbacks.BeforeAgentCallback cb : beforeAgentCallbacks) {
-            Content content = cb.call(cc).blockingGet();
-            if (content != null) {
-              ctx.setEndInvocation(true);
-              emit(emitter, ctx, cc, content);
-              emitter.onComplete();
-              return;
-            }
-          }
-          if (cc.hasActions()) {
-            emit(emitter, ctx, cc, null);
-          }
-          emitter.onComplete();
-        },
-        io.reactivex.rxjava3.core.BackpressureStrategy.BUFFER);
+    return runAgentCallbacks(ctx, beforeAgentCallbacks, Callbacks.BeforeAgentCallback::call, true);
   }
 
   private Flowable<Event> runAfterCallbacks(InvocationContext ctx) {
-    if (afterAgentCallbacks.isEmpty()) {
+    return runAgentCallbacks(ctx, afterAgentCallbacks, Callbacks.AfterAgentCallback::call, false);
+  }
+
+  /**
+   * Runs agent callbacks in order with one shared context. The first that returns content ends the
+   * step with an event carrying that content (and, for before-callbacks, ends the invocation);
+   * otherwise state written by the callbacks becomes one content-less event.
+   */
+  private <C> Flowable<Event> runAgentCallbacks(
+      InvocationContext ctx,
+      List<C> callbacks,
+      BiFunction<C, CallbackContext, Maybe<Content>> call,
+      boolean contentEndsInvocation) {
+    if (callbacks.isEmpty()) {
       return Flowable.empty();
     }
     return Flowable.create(
         emitter -> {
           CallbackContext cc = new CallbackContext(ctx);
-          for (Callbacks.AfterAgentCallback cb : afterAgentCallbacks) {
-            Content content = cb.call(cc).blockingGet();
+          Content content = null;
+          for (C cb : callbacks) {
+            content = call.apply(cb, cc).blockingGet();
             if (content != null) {
-              emit(emitter, ctx, cc, content);
-              emitter.onComplete();
-              return;
+              ctx.setEndInvocation(contentEndsInvocation || ctx.endInvocation());
+              break;
             }
           }
-          if (cc.hasActions()) {
-            emit(emitter, ctx, cc, null);
+          if (content != null || cc.hasActions()) {
+            emit(emitter, ctx, cc, content);
           }
           emitter.onComplete();
         },
-        io.reactivex.rxjava3.core.BackpressureStrategy.BUFFER);
+        BackpressureStrategy.BUFFER);
   }
 
   private void emit(

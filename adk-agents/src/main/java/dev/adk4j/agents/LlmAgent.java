@@ -245,7 +245,7 @@ public final class LlmAgent extends BaseAgent {
           }
         }
       }
-      Content content = r.content().orElse(null);
+      Content content = withCallIds(r.content().orElse(null));
       Event.Builder event =
           newEvent(ctx)
               .content(content)
@@ -373,6 +373,26 @@ public final class LlmAgent extends BaseAgent {
         return modelName;
       }
     }
+  }
+
+  /** Gives every function call without an id one, so its response can name it. */
+  private static @Nullable Content withCallIds(@Nullable Content content) {
+    if (content == null || content.parts().isEmpty()) {
+      return content;
+    }
+    List<Part> parts = new ArrayList<>();
+    boolean changed = false;
+    for (Part p : content.parts().get()) {
+      if (p.functionCall().isPresent() && p.functionCall().get().id().isEmpty()) {
+        FunctionCall call =
+            p.functionCall().get().toBuilder().id("adk-" + java.util.UUID.randomUUID()).build();
+        parts.add(p.toBuilder().functionCall(call).build());
+        changed = true;
+      } else {
+        parts.add(p);
+      }
+    }
+    return changed ? content.toBuilder().parts(parts).build() : content;
   }
 
   private Object outputValue(String text) {

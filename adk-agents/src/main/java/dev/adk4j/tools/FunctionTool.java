@@ -1,0 +1,570 @@
+package dev.adk4j.tools;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JavaType;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.google.genai.types.FunctionDeclaration;
+import com.google.genai.types.Schema;
+import com.google.genai.types.Type;
+import dev.adk4j.agents.ReadonlyContext;
+import dev.adk4j.state.Json;
+import io.reactivex.rxjava3.core.Completable;
+import io.reactivex.rxjava3.core.Maybe;
+import io.reactivex.rxjava3.core.Single;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.lang.reflect.Parameter;
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.OptionalInt;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.concurrent.CompletionStage;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A tool that calls a Java method.
+ *
+ * <h2>Declaration</h2>
+ *
+ * The tool's name is the method's name, or {@link Annotations.Schema#name()} on the method; its
+ * description is {@link Annotations.Schema#description()} on the method (none by default). Each
+ * parameter becomes an argument named by its {@code @Schema(name)} or its Java name (compile with
+ * {@code -parameters}), described by its {@code @Schema(description)}, with a schema derived from
+ * its generic type: booleans, integers, numbers, strings, enums, arrays and collections, maps,
+ * records and classes (nested, cycles cut). Every argument is required unless annotated
+ * {@code @Schema(optional = true)} or of type {@code Optional}. A parameter of type {@link
+ * ToolContext} (or its supertypes {@code CallbackContext} and {@code ReadonlyContext}) receives the
+ * call's context, whatever its name, and is not an argument.
+ *
+ * <h2>Calls</h2>
+ *
+ * {@link #runAsync} converts each argument of the model's JSON to its parameter's generic type with
+ * Jackson ({@link Json#mapper()}, except that a number with a fraction is never truncated into an
+ * integer), invokes the method, and maps what it returns to the function response:
+ *
+ * <ul>
+ *   <li>a {@code Single}, {@code Maybe}, {@code Completable} or {@code CompletionStage} is awaited
+ *       and its value mapped as below (empty or none: {@code null});
+ *   <li>a {@link Map}, record or other object Jackson writes as a JSON object becomes that object,
+ *       as a {@code Map<String, Object>} of JSON values;
+ *   <li>anything else (a string, number, boolean, list, {@code null}, or nothing for {@code void})
+ *       is wrapped as {@code {"result": value}}.
+ * </ul>
+ *
+ * <p>The model sees every failure as an error response, never as a failed invocation: a missing
+ * required argument, an argument of the wrong type, an exception thrown by the method (or an error
+ * of its returned {@code Single}), or a result that is not JSON gives {@code {"error": "<message
+ * naming the tool and the argument or exception>"}}, logged at WARN. The returned {@link Single}
+ * only fails on fatal JVM errors.
+ *
+ * <p>Immutable and thread-safe if the method is. The method runs on the thread that subscribes.
+ */
+public final class FunctionTool extends BaseTool {
+
+  private static final Logger log = LoggerFactory.getLogger(FunctionTool.class);
+
+  /** Gemini's rule for function names. */
+  private static final Pattern TOOL_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_.:-]{0,63}");
+
+  /**
+   * The shared mapper, except that a fractional number is refused for an integer type instead of
+   * being truncated; integral floating-point arguments are turned into integers first (see {@link
+   * #integral}), so {@code 3.0} still reads as {@code 3}.
+   */
+  private static final ObjectMapper ARGUMENTS =
+      Json.mapper().copy().disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT);
+
+  /** One parameter of the method: an argument the model gives, or the injected context. */
+  private record Param(
+      String name, @Nullable JavaType javaType, boolean context, boolean optional) {}
+
+  private final @Nullable Object instance;
+  private final Method method;
+  private final List<Param> params;
+  private final FunctionDeclaration declaration;
+
+  private FunctionTool(
+      @Nullable Object instance,
+      Method method,
+      String name,
+      String description,
+      List<Param> params,
+      FunctionDeclaration declaration) {
+    super(name, description);
+    this.instance = instance;
+    this.method = method;
+    this.params = params;
+    this.declaration = declaration;
+  }
+
+  /**
+   * A tool calling the method named {@code methodName} of {@code instance} (an instance method or a
+   * static one) declared by its class or a superclass, whatever its visibility, or inherited from
+   * an interface.
+   *
+   * @throws IllegalArgumentException if there is no such method, several (overloads), or its
+   *     parameters or return type cannot be described to the model
+   * @throws NullPointerException if an argument is null
+   */
+  public static FunctionTool create(Object instance, String methodName) {
+    Objects.requireNonNull(instance, "instance");
+    Objects.requireNonNull(methodName, "methodName");
+    if (instance instanceof Class<?> clazz) {
+      return create(clazz, methodName);
+    }
+    List<Method> found = methodsNamed(instance.getClass(), methodName);
+    if (found.isEmpty()) {
+      throw new IllegalArgumentException(
+          "Class " + instance.getClass().getName() + " has no method named '" + methodName + "'");
+    }
+    return create(instance, single(instance.getClass(), methodName, found));
+  }
+
+  /**
+   * A tool calling the static method named {@code methodName} of {@code clazz} (declared by it or a
+   * superclass, whatever its visibility).
+   *
+   * @throws IllegalArgumentException if there is no such static method (naming an instance method
+   *     of that name if there is one), several, or its parameters or return type cannot be
+   *     described to the model
+   * @throws NullPointerException if an argument is null
+   */
+  public static FunctionTool create(Class<?> clazz, String methodName) {
+    Objects.requireNonNull(clazz, "clazz");
+    Objects.requireNonNull(methodName, "methodName");
+    List<Method> found = methodsNamed(clazz, methodName);
+    List<Method> statics = found.stream().filter(m -> Modifier.isStatic(m.getModifiers())).toList();
+    if (statics.isEmpty()) {
+      if (!found.isEmpty()) {
+        throw new IllegalArgumentException(
+            "Method "
+                + clazz.getName()
+                + "."
+                + methodName
+                + " is an instance method: use FunctionTool.create(instance, \""
+                + methodName
+                + "\")");
+      }
+      throw new IllegalArgumentException(
+          "Class " + clazz.getName() + " has no method named '" + methodName + "'");
+    }
+    return create(single(clazz, methodName, statics));
+  }
+
+  /**
+   * A tool calling the static {@code method}.
+   *
+   * @throws IllegalArgumentException if the method is not static, or its parameters or return type
+   *     cannot be described to the model
+   */
+  public static FunctionTool create(Method method) {
+    return create(null, method);
+  }
+
+  /**
+   * A tool calling {@code method} on {@code instance}; {@code instance} is ignored (and may be
+   * null) if the method is static.
+   *
+   * @throws IllegalArgumentException if the method is an instance method and {@code instance} is
+   *     null or not of its class, the method cannot be made accessible, or its parameters or return
+   *     type cannot be described to the model
+   */
+  public static FunctionTool create(@Nullable Object instance, Method method) {
+    Objects.requireNonNull(method, "method");
+    String where = method.getDeclaringClass().getName() + "." + method.getName();
+    boolean isStatic = Modifier.isStatic(method.getModifiers());
+    if (!isStatic) {
+      if (instance == null) {
+        throw new IllegalArgumentException(
+            "Method "
+                + where
+                + " is an instance method: pass the instance to FunctionTool.create(instance, ...)");
+      }
+      if (!method.getDeclaringClass().isInstance(instance)) {
+        throw new IllegalArgumentException(
+            "Method " + where + " cannot be called on a " + instance.getClass().getName());
+      }
+    }
+    Class<?> returnType = method.getReturnType();
+    if (org.reactivestreams.Publisher.class.isAssignableFrom(returnType)
+        || io.reactivex.rxjava3.core.Observable.class.isAssignableFrom(returnType)) {
+      throw new IllegalArgumentException(
+          "Method "
+              + where
+              + " returns a stream ("
+              + returnType.getSimpleName()
+              + "); a tool returns one value: use Single, Maybe or a plain value");
+    }
+    if (!method.trySetAccessible()) {
+      throw new IllegalArgumentException(
+          "Method " + where + " is not accessible: make it public or open its package");
+    }
+
+    Annotations.Schema methodSchema = method.getAnnotation(Annotations.Schema.class);
+    String name =
+        methodSchema != null && !methodSchema.name().isEmpty()
+            ? methodSchema.name()
+            : method.getName();
+    if (!TOOL_NAME.matcher(name).matches()) {
+      throw new IllegalArgumentException(
+          "Tool name '"
+              + name
+              + "' of method "
+              + where
+              + " is not a valid function name: letters, digits, '_', '.', ':' and '-',"
+              + " starting with a letter or '_', at most 64 characters");
+    }
+    String description = methodSchema != null ? methodSchema.description() : "";
+
+    List<Param> params = new ArrayList<>();
+    Map<String, Schema> properties = new LinkedHashMap<>();
+    List<String> required = new ArrayList<>();
+    Set<String> names = new HashSet<>();
+    for (Parameter p : method.getParameters()) {
+      if (isContext(p.getType())) {
+        params.add(new Param(p.getName(), null, true, true));
+        continue;
+      }
+      Annotations.Schema ps = p.getAnnotation(Annotations.Schema.class);
+      String argName;
+      if (ps != null && !ps.name().isEmpty()) {
+        argName = ps.name();
+      } else if (p.isNamePresent()) {
+        argName = p.getName();
+      } else {
+        throw new IllegalArgumentException(
+            "Parameter names of "
+                + where
+                + " are not available: compile with -parameters or name each parameter with"
+                + " @Schema(name = ...)");
+      }
+      if (!names.add(argName)) {
+        throw new IllegalArgumentException(
+            "Method " + where + " has two arguments named '" + argName + "'");
+      }
+      boolean optional =
+          (ps != null && ps.optional()) || FunctionSchemas.isOptionalType(p.getType());
+      Schema schema =
+          FunctionSchemas.of(p.getParameterizedType(), "argument '" + argName + "' of " + where);
+      if (ps != null && !ps.description().isEmpty()) {
+        schema = schema.toBuilder().description(ps.description()).build();
+      }
+      properties.put(argName, schema);
+      if (!optional) {
+        required.add(argName);
+      }
+      params.add(
+          new Param(argName, ARGUMENTS.constructType(p.getParameterizedType()), false, optional));
+    }
+
+    FunctionDeclaration.Builder d = FunctionDeclaration.builder().name(name);
+    if (!description.isEmpty()) {
+      d.description(description);
+    }
+    if (!properties.isEmpty()) {
+      Schema.Builder parameters = Schema.builder().type(Type.Known.OBJECT).properties(properties);
+      if (!required.isEmpty()) {
+        parameters.required(required);
+      }
+      d.parameters(parameters.build());
+    }
+    return new FunctionTool(
+        isStatic ? null : instance, method, name, description, List.copyOf(params), d.build());
+  }
+
+  /** The function declaration derived from the method; always present. */
+  @Override
+  public Optional<FunctionDeclaration> declaration() {
+    return Optional.of(declaration);
+  }
+
+  /**
+   * Calls the method with the model's {@code args} (null means none) and {@code context} injected.
+   * Lazy: the method runs on subscription, on the subscribing thread.
+   *
+   * @return the function response (see the class comment); failures are error responses {@code
+   *     {"error": message}}, never errors of the Single
+   */
+  @Override
+  public Single<Map<String, Object>> runAsync(
+      @Nullable Map<String, Object> args, @Nullable ToolContext context) {
+    Map<String, Object> arguments = args == null ? Map.of() : args;
+    return Single.defer(
+            () -> {
+              Object[] values;
+              try {
+                values = bind(arguments, context);
+              } catch (InvalidArgumentException e) {
+                log.warn("{}", e.getMessage());
+                return Single.just(errorResponse(e.getMessage()));
+              }
+              Object result;
+              try {
+                result = method.invoke(instance, values);
+              } catch (InvocationTargetException e) {
+                return Single.error(e.getCause() != null ? e.getCause() : e);
+              }
+              return await(result).map(this::toResponse);
+            })
+        .onErrorReturn(this::failureResponse);
+  }
+
+  // ---- arguments ----
+
+  /** Thrown by {@link #bind}; its message is the error response. */
+  private static final class InvalidArgumentException extends Exception {
+    private static final long serialVersionUID = 1L;
+
+    InvalidArgumentException(String message) {
+      super(message);
+    }
+  }
+
+  private Object[] bind(Map<String, Object> args, @Nullable ToolContext context)
+      throws InvalidArgumentException {
+    Object[] values = new Object[params.size()];
+    for (int i = 0; i < values.length; i++) {
+      Param p = params.get(i);
+      if (p.context()) {
+        values[i] = context;
+        continue;
+      }
+      Object raw = args.get(p.name());
+      if (raw == null) {
+        if (!p.optional()) {
+          throw new InvalidArgumentException(
+              "Tool '"
+                  + name()
+                  + "' was called without its required argument '"
+                  + p.name()
+                  + "' ("
+                  + describe(p.javaType())
+                  + ")");
+        }
+        values[i] = absent(p.javaType().getRawClass());
+        continue;
+      }
+      try {
+        values[i] = ARGUMENTS.convertValue(integral(raw), p.javaType());
+      } catch (IllegalArgumentException e) {
+        throw new InvalidArgumentException(
+            "Tool '"
+                + name()
+                + "' got an invalid value for argument '"
+                + p.name()
+                + "': expected "
+                + describe(p.javaType())
+                + ", got "
+                + abbreviate(Json.toJson(raw))
+                + " ("
+                + jacksonMessage(e)
+                + ")");
+      }
+    }
+    return values;
+  }
+
+  /** The value of an optional parameter the model left out. */
+  private static @Nullable Object absent(Class<?> type) {
+    if (type == Optional.class) {
+      return Optional.empty();
+    }
+    if (type == OptionalInt.class) {
+      return OptionalInt.empty();
+    }
+    if (type == OptionalLong.class) {
+      return OptionalLong.empty();
+    }
+    if (type == OptionalDouble.class) {
+      return OptionalDouble.empty();
+    }
+    if (type.isPrimitive()) {
+      return java.lang.reflect.Array.get(java.lang.reflect.Array.newInstance(type, 1), 0);
+    }
+    return null;
+  }
+
+  /**
+   * {@code value} with every floating-point number that has no fraction turned into an integer, so
+   * that the strict {@link #ARGUMENTS} mapper reads {@code 3.0} into an {@code int} but refuses
+   * {@code 3.5}. Models often send integers as floating-point numbers.
+   */
+  private static @Nullable Object integral(@Nullable Object value) {
+    if (value instanceof Double || value instanceof Float) {
+      double d = ((Number) value).doubleValue();
+      if (d == Math.rint(d) && Math.abs(d) < 0x1p53) {
+        return (long) d;
+      }
+      return value;
+    }
+    if (value instanceof BigDecimal b) {
+      BigDecimal stripped = b.stripTrailingZeros();
+      // Bounded, so that a number like 1e1000000 is not expanded into a million digits.
+      boolean integral = stripped.scale() <= 0 && stripped.precision() - stripped.scale() <= 40;
+      return integral ? stripped.toBigIntegerExact() : b;
+    }
+    if (value instanceof Map<?, ?> map) {
+      Map<Object, Object> copy = new LinkedHashMap<>();
+      map.forEach((k, v) -> copy.put(k, integral(v)));
+      return copy;
+    }
+    if (value instanceof List<?> list) {
+      List<Object> copy = new ArrayList<>(list.size());
+      for (Object o : list) {
+        copy.add(integral(o));
+      }
+      return copy;
+    }
+    return value;
+  }
+
+  private static String describe(JavaType type) {
+    Class<?> raw = type.getRawClass();
+    if (raw.isEnum()) {
+      return "one of "
+          + java.util.Arrays.stream(raw.getEnumConstants())
+              .map(c -> Json.mapper().convertValue(c, String.class))
+              .collect(Collectors.joining(", "));
+    }
+    return type.isContainerType() || type.hasGenericTypes()
+        ? type.toCanonical()
+        : raw.getSimpleName();
+  }
+
+  // ---- results ----
+
+  private static Single<Optional<Object>> await(@Nullable Object result) {
+    if (result instanceof Single<?> single) {
+      return single.map(Optional::<Object>of);
+    }
+    if (result instanceof Maybe<?> maybe) {
+      return maybe.map(Optional::<Object>of).defaultIfEmpty(Optional.empty());
+    }
+    if (result instanceof Completable completable) {
+      return completable.toSingleDefault(Optional.empty());
+    }
+    if (result instanceof CompletionStage<?> stage) {
+      return Single.fromCompletionStage(stage.thenApply(Optional::<Object>ofNullable));
+    }
+    return Single.just(Optional.ofNullable(result));
+  }
+
+  /**
+   * The function response for the method's result: its JSON round trip (the same values a stored
+   * event gives back), as an object or wrapped as {@code {"result": value}}.
+   */
+  private Map<String, Object> toResponse(Optional<Object> result) {
+    Object value = result.orElse(null);
+    Object json;
+    try {
+      json = Json.mapper().readValue(Json.mapper().writeValueAsBytes(value), Object.class);
+    } catch (java.io.IOException e) {
+      throw new IllegalArgumentException(
+          "returned a "
+              + value.getClass().getName()
+              + " that cannot be converted to JSON ("
+              + (e instanceof JsonProcessingException jpe ? jpe.getOriginalMessage() : e)
+              + ")",
+          e);
+    }
+    if (json instanceof Map<?, ?> map) {
+      Map<String, Object> response = new LinkedHashMap<>();
+      map.forEach((k, v) -> response.put((String) k, v));
+      return response;
+    }
+    Map<String, Object> wrapped = new HashMap<>(2);
+    wrapped.put("result", json);
+    return wrapped;
+  }
+
+  private Map<String, Object> failureResponse(Throwable error) throws Throwable {
+    if (error instanceof VirtualMachineError) {
+      throw error;
+    }
+    String message =
+        "Tool '"
+            + name()
+            + "' failed: "
+            + error.getClass().getSimpleName()
+            + (error.getMessage() != null ? ": " + error.getMessage() : "");
+    log.warn("Tool '{}' ({}) failed", name(), method, error);
+    return errorResponse(message);
+  }
+
+  private static Map<String, Object> errorResponse(String message) {
+    return Map.of("error", message);
+  }
+
+  // ---- reflection ----
+
+  private static boolean isContext(Class<?> type) {
+    return ReadonlyContext.class.isAssignableFrom(type) && type.isAssignableFrom(ToolContext.class);
+  }
+
+  /**
+   * Methods named {@code name} of {@code clazz}: declared by it or a superclass (most derived
+   * first), then public ones from interfaces; an overridden method counts once.
+   */
+  private static List<Method> methodsNamed(Class<?> clazz, String name) {
+    Map<String, Method> bySignature = new LinkedHashMap<>();
+    for (Class<?> c = clazz; c != null && c != Object.class; c = c.getSuperclass()) {
+      for (Method m : c.getDeclaredMethods()) {
+        if (m.getName().equals(name) && !m.isBridge() && !m.isSynthetic()) {
+          bySignature.putIfAbsent(signature(m), m);
+        }
+      }
+    }
+    for (Method m : clazz.getMethods()) {
+      if (m.getName().equals(name) && !m.isBridge() && !m.isSynthetic()) {
+        bySignature.putIfAbsent(signature(m), m);
+      }
+    }
+    return new ArrayList<>(bySignature.values());
+  }
+
+  private static String signature(Method m) {
+    return m.getName() + java.util.Arrays.toString(m.getParameterTypes());
+  }
+
+  private static Method single(Class<?> clazz, String name, List<Method> found) {
+    if (found.size() > 1) {
+      throw new IllegalArgumentException(
+          "Class "
+              + clazz.getName()
+              + " has "
+              + found.size()
+              + " methods named '"
+              + name
+              + "' ("
+              + found.stream().map(Method::toGenericString).collect(Collectors.joining("; "))
+              + "): rename one, or pass the Method to FunctionTool.create");
+    }
+    return found.get(0);
+  }
+
+  private static String jacksonMessage(IllegalArgumentException e) {
+    Throwable cause = e.getCause();
+    String message =
+        cause instanceof JsonProcessingException jpe ? jpe.getOriginalMessage() : e.getMessage();
+    return abbreviate(String.valueOf(message).lines().findFirst().orElse(""));
+  }
+
+  private static String abbreviate(String s) {
+    return s.length() <= 200 ? s : s.substring(0, 200) + "…";
+  }
+}

@@ -1,0 +1,53 @@
+package dev.adk4j.models;
+
+import java.util.Objects;
+import java.util.OptionalInt;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A call to a model failed: the model API answered with an HTTP error, or it could not be reached.
+ * Delivered as the error of the {@code Flowable} returned by {@link
+ * BaseLlm#generateContent(LlmRequest, boolean)}.
+ *
+ * <p>A model that answers but refuses (a blocked prompt, a safety stop) is not an exception: it is
+ * an {@link LlmResponse} with {@link LlmResponse#errorCode()}.
+ *
+ * <p>The message names the model and, when there was an HTTP answer, its status code and status;
+ * the cause is the client library's exception.
+ */
+public class LlmException extends RuntimeException {
+  private static final long serialVersionUID = 1L;
+
+  private final String model;
+  private final int statusCode;
+
+  /**
+   * @param model the model that was called, never null
+   * @param statusCode the HTTP status code, or 0 when there was no HTTP answer (I/O failure)
+   * @param message the full message
+   * @param cause the underlying exception, may be null
+   */
+  public LlmException(String model, int statusCode, String message, @Nullable Throwable cause) {
+    super(message, cause);
+    this.model = Objects.requireNonNull(model, "model");
+    this.statusCode = statusCode;
+  }
+
+  /** The name of the model that was called. */
+  public String model() {
+    return model;
+  }
+
+  /** The HTTP status code of the model API's answer; empty when no answer was received. */
+  public OptionalInt statusCode() {
+    return statusCode > 0 ? OptionalInt.of(statusCode) : OptionalInt.empty();
+  }
+
+  /**
+   * Whether trying the same request again may succeed: no answer at all, 408 (timeout), 429 (rate
+   * limited) or a 5xx server error. 4xx errors other than 408 and 429 are the request's fault.
+   */
+  public boolean retryable() {
+    return statusCode <= 0 || statusCode == 408 || statusCode == 429 || statusCode >= 500;
+  }
+}

@@ -1,0 +1,53 @@
+package dev.adk4j.examples;
+
+import com.google.genai.types.Content;
+import com.google.genai.types.Part;
+import dev.adk4j.agents.RunConfig;
+import dev.adk4j.events.Event;
+import dev.adk4j.runner.Runner;
+import dev.adk4j.sessions.BaseSessionService;
+import dev.adk4j.sessions.Session;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/** Small helpers the examples share. */
+final class ExampleSupport {
+  private ExampleSupport() {}
+
+  /** The user's message {@code text}. */
+  static Content userMessage(String text) {
+    return Content.builder().role("user").parts(List.of(Part.fromText(text))).build();
+  }
+
+  /** Runs one invocation, printing the user's message and each event as it comes. */
+  static List<Event> run(
+      Runner runner, String userId, String sessionId, String text, Transcript t) {
+    t.say("[user] " + text);
+    List<Event> events = new ArrayList<>();
+    runner
+        .runAsync(userId, sessionId, userMessage(text), RunConfig.builder().build())
+        .blockingForEach(
+            e -> {
+              events.add(e);
+              t.event(e);
+            });
+    return events;
+  }
+
+  /** Creates a fresh session with {@code id}, deleting an earlier one of that id. */
+  static Session freshSession(
+      BaseSessionService sessions,
+      String app,
+      String user,
+      String id,
+      Map<String, Object> initialState) {
+    sessions.deleteSession(app, user, id).blockingAwait();
+    return sessions.createSession(app, user, initialState, id).blockingGet();
+  }
+
+  /** Reloads a session from storage. */
+  static Session load(BaseSessionService sessions, String app, String user, String id) {
+    return sessions.getSession(app, user, id).blockingGet();
+  }
+}

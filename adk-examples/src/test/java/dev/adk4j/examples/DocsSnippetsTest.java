@@ -1,0 +1,67 @@
+package dev.adk4j.examples;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The code in {@code docs/state.md} is the code of the examples: each block after a {@code <!--
+ * snippet: File.java#tag -->} marker must equal the region between {@code // tag::tag[]} and {@code
+ * // end::tag[]} of that example (indentation removed). Change the example, then copy the region
+ * into the doc.
+ */
+class DocsSnippetsTest {
+
+  private static final Pattern SNIPPET =
+      Pattern.compile("<!-- snippet: (\\S+?)#(\\S+) -->\\s*```java\\n(.*?)\\n```", Pattern.DOTALL);
+
+  @Test
+  void stateGuideSnippets_matchTheExamplesSource() throws IOException {
+    Path module = Path.of("").toAbsolutePath();
+    Path doc = module.getParent().resolve("docs/state.md");
+    String text = Files.readString(doc);
+    Matcher m = SNIPPET.matcher(text);
+    int count = 0;
+    while (m.find()) {
+      count++;
+      Path source = module.resolve("src/main/java/dev/adk4j/examples").resolve(m.group(1));
+      assertThat(m.group(3))
+          .as("snippet %s#%s in docs/state.md", m.group(1), m.group(2))
+          .isEqualTo(region(Files.readAllLines(source), m.group(2)));
+    }
+    assertThat(count).as("snippets in docs/state.md").isGreaterThanOrEqualTo(8);
+  }
+
+  static String region(List<String> lines, String tag) {
+    int start = lines.indexOf(findLine(lines, "// tag::" + tag + "[]"));
+    int end = lines.indexOf(findLine(lines, "// end::" + tag + "[]"));
+    List<String> body = new ArrayList<>(lines.subList(start + 1, end));
+    int indent = Integer.MAX_VALUE;
+    for (String l : body) {
+      if (!l.isBlank()) {
+        indent = Math.min(indent, l.length() - l.stripLeading().length());
+      }
+    }
+    List<String> out = new ArrayList<>();
+    for (String l : body) {
+      out.add(l.isBlank() ? "" : l.substring(indent));
+    }
+    return String.join("\n", out);
+  }
+
+  private static String findLine(List<String> lines, String marker) {
+    for (String l : lines) {
+      if (l.strip().equals(marker)) {
+        return l;
+      }
+    }
+    throw new AssertionError("no line " + marker);
+  }
+}

@@ -1,0 +1,112 @@
+package dev.adk4j.examples;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.adk4j.events.Event;
+import dev.adk4j.sessions.InMemorySessionService;
+import dev.adk4j.sessions.Session;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Each example's outcome, on the in-memory service with the demo model. */
+class ExamplesTest {
+
+  final InMemorySessionService sessions = new InMemorySessionService();
+  final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+  final Transcript t = new Transcript(new PrintStream(bytes, true, StandardCharsets.UTF_8));
+
+  String printed() {
+    return bytes.toString(StandardCharsets.UTF_8);
+  }
+
+  @Test
+  void initialState_isRoutedByPrefix_andReadBack() {
+    Session s = InitialStateExample.run(sessions, t);
+    assertThat(s.state())
+        .containsEntry("topic", "Getting started")
+        .containsEntry("app:version", "1.0.0")
+        .containsEntry("user:name", "Alice");
+    assertThat(printed()).contains("topic       = Getting started").contains("app:version = 1.0.0");
+    Session other = sessions.createSession("my_app", "someone_else", null, null).blockingGet();
+    assertThat(other.state()).containsEntry("app:version", "1.0.0").doesNotContainKey("user:name");
+  }
+
+  @Test
+  void greeting_storesTheReplyUnderLastGreeting() {
+    Session s = GreetingAgentExample.run(sessions, t);
+    assertThat(s.state()).containsEntry("last_greeting", "Hello there! How can I help you today?");
+    assertThat(printed()).contains("[Greeter] Hello there!").contains("\"last_greeting\"");
+  }
+
+  @Test
+  void manualUpdate_appliesEveryScope_andDropsTemp() {
+    Session s = ManualStateUpdateExample.run(sessions, t);
+    assertThat(s.state())
+        .containsEntry("task_status", "active")
+        .containsEntry("user:login_count", 1)
+        .containsKey("user:last_login_ts")
+        .doesNotContainKey("temp:validation_needed");
+    assertThat(s.events().get(0).actions().stateDelta())
+        .doesNotContainKey("temp:validation_needed");
+    assertThat(printed()).contains("temp:validation_needed on the passed session object: true");
+  }
+
+  @Test
+  void toolState_countsInStorage_tempOnlyDuringTheRun() {
+    ToolStateExample.Outcome outcome = ToolStateExample.run(sessions, t);
+    assertThat(outcome.session().state())
+        .containsEntry("user_action_count", 2)
+        .doesNotContainKey("temp:last_operation_status");
+    assertThat(outcome.tempDuringRun()).containsExactly("success", "success");
+    assertThat(printed()).contains("[ToolAgent] calls update_action_count{}");
+  }
+
+  @Test
+  void callbackState_isItsOwnContentlessEvent() {
+    Session s = CallbackStateExample.run(sessions, t);
+    assertThat(s.state())
+        .containsEntry("user:answers_given", 1)
+        .doesNotContainKey("temp:last_operation_status");
+    Event last = s.events().get(s.events().size() - 1);
+    assertThat(last.author()).isEqualTo("Helper");
+    assertThat(last.content()).isEmpty();
+    assertThat(last.actions().stateDelta()).containsEntry("user:answers_given", 1);
+  }
+
+  @Test
+  void templating_rendersEachFormAsDocumented() {
+    List<String> instructions = TemplatingExample.run(sessions, t);
+    assertThat(instructions)
+        .containsExactly(
+            "You are helping Alice with state management. Their preferred language is French.",
+            "Current topic, if any: [].",
+            "This is an instruction with {{literal_braces}} that will not be replaced.",
+            "This is a dynamic instruction with {{literal_braces}}.");
+  }
+
+  @Test
+  void pipeline_passesTheDraftThroughTemp_andStoresNoTempKey() {
+    Session s = PipelineExample.run(sessions, t);
+    assertThat((String) s.state().get("review"))
+        .contains("Cats are curious, independent and playful.");
+    assertThat(s.state())
+        .containsEntry("summary_en", "Cats: curious and playful.")
+        .containsEntry("summary_fr", "Les chats : curieux et joueurs.");
+    assertThat(s.state().keySet()).noneMatch(k -> k.startsWith("temp:"));
+    assertThat(s.events())
+        .filteredOn(e -> "english".equals(e.author()))
+        .allSatisfy(e -> assertThat(e.branch()).contains("pipeline.summaries.english"));
+  }
+
+  @Test
+  void persistence_countsVisitsAcrossRestarts(@TempDir Path dir) {
+    Path file = dir.resolve("nested/visits.db");
+    assertThat(PersistenceExample.runOnce(file, t)).isEqualTo(1);
+    assertThat(PersistenceExample.runOnce(file, t)).isEqualTo(2);
+  }
+}

@@ -1,0 +1,360 @@
+package dev.adk4j.runner;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.google.genai.types.FunctionDeclaration;
+import dev.adk4j.agents.BaseAgent;
+import dev.adk4j.agents.CallbackContext;
+import dev.adk4j.agents.InvocationContext;
+import dev.adk4j.agents.LlmAgent;
+import dev.adk4j.agents.LoopAgent;
+import dev.adk4j.agents.ParallelAgent;
+import dev.adk4j.agents.RunConfig;
+import dev.adk4j.agents.SequentialAgent;
+import dev.adk4j.events.Event;
+import dev.adk4j.events.EventActions;
+import dev.adk4j.sessions.InMemorySessionService;
+import dev.adk4j.sessions.Session;
+import dev.adk4j.state.Scope;
+import dev.adk4j.testing.Contents;
+import dev.adk4j.testing.FakeLlm;
+import dev.adk4j.tools.BaseTool;
+import dev.adk4j.tools.ToolContext;
+import io.reactivex.rxjava3.core.Flowable;
+import io.reactivex.rxjava3.core.Maybe;
+import io.reactivex.rxjava3.core.Single;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+/** Sequential, parallel and loop agents, transfer, and outputKey across them. */
+class WorkflowAgentsTest {
+
+  static final String APP = "app";
+  static final String USER = "u";
+  final InMemorySessionService sessions = new InMemorySessionService();
+
+  List<Event> run(BaseAgent agent, String sessionId, String text) {
+    if (sessions.getSession(APP, USER, sessionId).blockingGet() == null) {
+      sessions.createSession(APP, USER, null, sessionId).blockingGet();
+    }
+    return new Runner(agent, APP, null, sessions)
+        .runAsync(USER, sessionId, Contents.user(text), RunConfig.builder().build())
+        .toList()
+        .blockingGet();
+  }
+
+  Session stored(String id) {
+    return sessions.getSession(APP, USER, id).blockingGet();
+  }
+
+  @Test
+  void sequential_tempOutputKey_isVisibleToTheNextAgent_andNeverStored() {
+    FakeLlm llm =
+        FakeLlm.builder()
+            .whenInstructionContains(
+                "Write a draft", FakeLlm.script().thenText("A draft about cats."))
+            .whenInstructionContains(
+                "Review this draft",
+                FakeLlm.script().thenText("Looks good.").thenText("Nothing to review."))
+            .build();
+    LlmAgent writer =
+        LlmAgent.builder()
+            .name("writer")
+            .model(llm)
+            .instruction("Write a draft.")
+            .outputKey("temp:draft")
+            .build();
+    LlmAgent reviewer =
+        LlmAgent.builder()
+            .name("reviewer")
+            .model(llm)
+            .instruction("Review this draft: {temp:draft}")
+            .outputKey("review")
+            .build();
+    SequentialAgent pipeline =
+        SequentialAgent.builder().name("pipeline").subAgents(writer, reviewer).build();
+
+    List<Event> events = run(pipeline, "s", "go");
+
+    assertThat(events).extracting(Event::author).containsExactly("writer", "reviewer");
+    assertThat(events.get(0).invocationId()).isEqualTo(events.get(1).invocationId());
+    LlmRequestView reviewRequest = new LlmRequestView(llm.requests().get(1));
+    assertThat(reviewRequest.instruction()).contains("Review this draft: A draft about cats.");
+    Session s = stored("s");
+    assertThat(s.state()).containsEntry("review", "Looks good.");
+    assertThat(s.state().keySet()).noneMatch(k -> k.startsWith("temp:"));
+    assertThat(s.events())
+        .allSatisfy(
+            e ->
+                assertThat(e.actions().stateDelta().keySet())
+                    .noneMatch(k -> k.startsWith("temp:")));
+
+    // A later invocation does not see the draft.
+    LlmAgent optionalReviewer =
+        LlmAgent.builder()
+            .name("reviewer2")
+            .model(llm)
+            .instruction("Review this draft: [{temp:draft?}]")
+            .build();
+    run(optionalReviewer, "s", "again");
+    assertThat(new LlmRequestView(llm.lastRequest()).instruction())
+        .contains("Review this draft: []");
+  }
+
+  record LlmRequestView(dev.adk4j.models.LlmRequest request) {
+    String instruction() {
+      return request.systemInstruction().orElse("");
+    }
+  }
+
+  /** An agent that writes its own key {@code n} times, one event per write. */
+  static final class Writer extends BaseAgent {
+    final int n;
+
+    Writer(String name, int n) {
+      super(name, "", List.of(), List.of(), List.of());
+      this.n = n;
+    }
+
+    @Override
+    protected Flowable<Event> runAsyncImpl(InvocationContext ctx) {
+      return Flowable.range(0, n)
+          .map(
+              i -> {
+                CallbackContext cc = new CallbackContext(ctx);
+                cc.state().put(name() + "_" + i, i);
+                cc.state().put("temp:" + name(), i);
+                return newEvent(ctx).actions(cc.actions()).build();
+              });
+    }
+  }
+
+  @Test
+  void parallel_threeChildrenWriting100KeysEach_loseNothing() {
+    ParallelAgent parallel =
+        ParallelAgent.builder()
+            .name("fanout")
+            .subAgents(new Writer("a", 100), new Writer("b", 100), new Writer("c", 100))
+            .build();
+
+    List<Event> events = run(parallel, "s", "go");
+
+    assertThat(events).hasSize(300);
+    Session s = stored("s");
+    assertThat(s.events()).hasSize(301);
+    for (String child : List.of("a", "b", "c")) {
+      for (int i = 0; i < 100; i++) {
+        assertThat(s.state()).containsEntry(child + "_" + i, i);
+      }
+    }
+    assertThat(s.state().keySet()).noneMatch(k -> Scope.of(k) == Scope.TEMP);
+    Map<String, Set<String>> branches =
+        events.stream()
+            .collect(
+                Collectors.groupingBy(
+                    Event::author,
+                    Collectors.mapping(e -> e.branch().orElse(""), Collectors.toSet())));
+    assertThat(branches)
+        .containsEntry("a", Set.of("fanout.a"))
+        .containsEntry("b", Set.of("fanout.b"))
+        .containsEntry("c", Set.of("fanout.c"));
+  }
+
+  @Test
+  void parallel_childrenRunConcurrently_andSeeEachOthersWrites() throws Exception {
+    ConcurrentHashMap<String, String> threads = new ConcurrentHashMap<>();
+    BaseAgent slowA = recorder("slowA", threads);
+    BaseAgent slowB = recorder("slowB", threads);
+    run(ParallelAgent.builder().name("p").subAgents(slowA, slowB).build(), "s", "go");
+    assertThat(threads).containsKeys("slowA", "slowB");
+    assertThat(threads.get("slowA")).isNotEqualTo(threads.get("slowB"));
+  }
+
+  private static BaseAgent recorder(String name, Map<String, String> threads) {
+    return new BaseAgent(name, "", List.of(), List.of(), List.of()) {
+      @Override
+      protected Flowable<Event> runAsyncImpl(InvocationContext ctx) {
+        return Flowable.fromCallable(
+            () -> {
+              threads.put(name(), Thread.currentThread().getName());
+              Thread.sleep(50);
+              return newEvent(ctx).build();
+            });
+      }
+    };
+  }
+
+  @Test
+  void nestedParallel_branchNamesAreAgentPaths() {
+    ParallelAgent inner =
+        ParallelAgent.builder()
+            .name("inner")
+            .subAgents(new Writer("x", 1), new Writer("y", 1))
+            .build();
+    ParallelAgent outer =
+        ParallelAgent.builder().name("outer").subAgents(inner, new Writer("z", 1)).build();
+
+    List<Event> events = run(outer, "s", "go");
+
+    Map<String, String> branchByAuthor =
+        events.stream().collect(Collectors.toMap(Event::author, e -> e.branch().orElse("")));
+    assertThat(branchByAuthor)
+        .containsEntry("x", "outer.inner.x")
+        .containsEntry("y", "outer.inner.y")
+        .containsEntry("z", "outer.z");
+  }
+
+  @Test
+  void parallelBranches_seeOnlyTheirOwnBranchHistory() {
+    FakeLlm llm =
+        FakeLlm.builder()
+            .whenInstructionContains("left", FakeLlm.script().thenText("L"))
+            .whenInstructionContains("right", FakeLlm.script().thenText("R"))
+            .build();
+    LlmAgent left = LlmAgent.builder().name("left").model(llm).instruction("left").build();
+    LlmAgent right = LlmAgent.builder().name("right").model(llm).instruction("right").build();
+    run(ParallelAgent.builder().name("p").subAgents(left, right).build(), "s", "go");
+    // A follow-up agent on the left branch would not see the right branch's answer.
+    assertThat(stored("s").events())
+        .extracting(e -> e.branch().orElse(""))
+        .contains("p.left", "p.right");
+  }
+
+  static final class Escalate extends BaseTool {
+    Escalate() {
+      super("finish", "Stops the loop.");
+    }
+
+    @Override
+    public Optional<FunctionDeclaration> declaration() {
+      return Optional.of(FunctionDeclaration.builder().name("finish").build());
+    }
+
+    @Override
+    public Single<Map<String, Object>> runAsync(Map<String, Object> args, ToolContext ctx) {
+      ctx.escalate();
+      return Single.just(Map.of("stopped", true));
+    }
+  }
+
+  @Test
+  void loop_stopsOnEscalate() {
+    FakeLlm llm =
+        FakeLlm.builder()
+            .thenText("round 1")
+            .thenText("round 2")
+            .thenFunctionCall("finish", Map.of())
+            .build();
+    LlmAgent worker =
+        LlmAgent.builder()
+            .name("worker")
+            .model(llm)
+            .tools(new Escalate())
+            .afterAgentCallback(
+                ctx -> {
+                  ctx.state().merge("rounds", 1, (a, b) -> (Integer) a + (Integer) b);
+                  return Maybe.empty();
+                })
+            .build();
+    LoopAgent loop = LoopAgent.builder().name("loop").subAgents(worker).maxIterations(10).build();
+
+    run(loop, "s", "go");
+
+    assertThat(llm.callCount()).isEqualTo(3);
+    assertThat(stored("s").state()).containsEntry("rounds", 3);
+  }
+
+  @Test
+  void loop_stopsAtMaxIterations() {
+    FakeLlm llm = FakeLlm.answering(req -> FakeLlm.textResponse("again"));
+    LlmAgent worker = LlmAgent.builder().name("worker").model(llm).build();
+    run(LoopAgent.builder().name("loop").subAgents(worker).maxIterations(4).build(), "s", "go");
+    assertThat(llm.callCount()).isEqualTo(4);
+  }
+
+  @Test
+  void loop_escalationFromACustomEvent_stopsBeforeTheNextSibling() {
+    BaseAgent stopper =
+        new BaseAgent("stopper", "", List.of(), List.of(), List.of()) {
+          @Override
+          protected Flowable<Event> runAsyncImpl(InvocationContext ctx) {
+            return Flowable.just(
+                newEvent(ctx).actions(EventActions.builder().escalate(true).build()).build());
+          }
+        };
+    Writer after = new Writer("after", 1);
+    run(LoopAgent.builder().name("loop").subAgents(stopper, after).build(), "s", "go");
+    assertThat(stored("s").state()).doesNotContainKey("after_0");
+  }
+
+  @Test
+  void outputKeyAfterTransfer_storesNothingInTheParentsKey() {
+    FakeLlm llm =
+        FakeLlm.builder()
+            .whenInstructionContains(
+                "You are the router",
+                FakeLlm.script()
+                    .thenFunctionCall("transfer_to_agent", Map.of("agent_name", "expert")))
+            .whenInstructionContains(
+                "You are the expert", FakeLlm.script().thenText("Expert answer"))
+            .build();
+    LlmAgent expert =
+        LlmAgent.builder()
+            .name("expert")
+            .description("Answers hard questions")
+            .model(llm)
+            .instruction("You are the expert.")
+            .outputKey("expert_answer")
+            .build();
+    LlmAgent router =
+        LlmAgent.builder()
+            .name("router")
+            .model(llm)
+            .instruction("You are the router.")
+            .outputKey("router_answer")
+            .subAgents(expert)
+            .build();
+
+    List<Event> events = run(router, "s", "hard question");
+
+    assertThat(events.get(events.size() - 1).author()).isEqualTo("expert");
+    Session s = stored("s");
+    assertThat(s.state()).containsEntry("expert_answer", "Expert answer");
+    assertThat(s.state()).doesNotContainKey("router_answer");
+    assertThat(llm.requests().get(0).functionDeclarations())
+        .extracting(d -> d.name().orElse(""))
+        .contains("transfer_to_agent");
+  }
+
+  @Test
+  void subAgentsShareTheInvocationIdAndLiveTempState() {
+    BaseAgent first =
+        new BaseAgent("first", "", List.of(), List.of(), List.of()) {
+          @Override
+          protected Flowable<Event> runAsyncImpl(InvocationContext ctx) {
+            CallbackContext cc = new CallbackContext(ctx);
+            cc.state().put("temp:shared", "from first");
+            return Flowable.just(newEvent(ctx).actions(cc.actions()).build());
+          }
+        };
+    ConcurrentHashMap<String, Object> seen = new ConcurrentHashMap<>();
+    BaseAgent second =
+        new BaseAgent("second", "", List.of(), List.of(), List.of()) {
+          @Override
+          protected Flowable<Event> runAsyncImpl(InvocationContext ctx) {
+            seen.put("temp", new CallbackContext(ctx).state().get("temp:shared"));
+            seen.put("inv", ctx.invocationId());
+            return Flowable.empty();
+          }
+        };
+    List<Event> events =
+        run(SequentialAgent.builder().name("seq").subAgents(first, second).build(), "s", "go");
+    assertThat(seen).containsEntry("temp", "from first");
+    assertThat(seen.get("inv")).isEqualTo(events.get(0).invocationId());
+  }
+}
