@@ -26,6 +26,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -260,6 +261,7 @@ abstract class DatabaseSessionServiceContract extends SessionServiceContract {
   @Test
   void killedWriter_losesNoAcknowledgedAppend_andLeavesNoHalfAppend() throws Exception {
     create("alice", "durable", kv());
+    Session neighbour = create("alice", "neighbour", kv());
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     Process writer =
         new ProcessBuilder(
@@ -273,6 +275,20 @@ abstract class DatabaseSessionServiceContract extends SessionServiceContract {
                 "durable")
             .redirectError(ProcessBuilder.Redirect.DISCARD)
             .start();
+    // Meanwhile this process writes the same user's scope from another session: two processes
+    // contend for the database, as two application instances would.
+    AtomicBoolean stop = new AtomicBoolean();
+    ExecutorService pool = Executors.newSingleThreadExecutor();
+    Future<Integer> neighbourAppends =
+        pool.submit(
+            () -> {
+              int i = 0;
+              while (!stop.get()) {
+                append(neighbour, kv("user:p" + i, i));
+                i++;
+              }
+              return i;
+            });
     int acked = -1;
     try (BufferedReader out =
         new BufferedReader(
@@ -299,7 +315,11 @@ abstract class DatabaseSessionServiceContract extends SessionServiceContract {
       }
     } finally {
       writer.destroyForcibly();
+      stop.set(true);
+      pool.shutdown();
     }
+    int neighbours = neighbourAppends.get(1, TimeUnit.MINUTES);
+    assertThat(neighbours).isPositive();
 
     ((DatabaseSessionService) service).close();
     service = open();
@@ -321,7 +341,11 @@ abstract class DatabaseSessionServiceContract extends SessionServiceContract {
       assertThat(s.state()).containsEntry("k" + i, i);
     }
     assertThat(s.state()).doesNotContainKey("k" + n).doesNotContainKey("temp:scratch");
-    assertThat(s.state()).hasSize(n + 2);
+    for (int i = 0; i < neighbours; i++) {
+      assertThat(s.state()).containsEntry("user:p" + i, i);
+    }
+    assertThat(s.state()).hasSize(n + 2 + neighbours);
+    assertThat(get("alice", "neighbour").events()).hasSize(neighbours);
     append(s, kv("after", "kill"));
   }
 
@@ -366,6 +390,27 @@ abstract class DatabaseSessionServiceContract extends SessionServiceContract {
           .isEqualTo(expected);
     }
     assertThat(reloaded.events().get(0)).isEqualTo(s.events().get(0));
+  }
+
+  @Test
+  void tempKeys_reachNoTable() throws Exception {
+    Session s = create("alice", "s1", kv("temp:init", 1, "k", 1));
+    append(s, kv("temp:a", "temp-secret", "user:u", 1, "app:a", 1));
+    assertThat(s.state()).containsEntry("temp:a", "temp-secret");
+    try (Connection c = raw();
+        java.sql.Statement st = c.createStatement()) {
+      for (String table : List.of("adk_app_state", "adk_user_state", "adk_session_state")) {
+        try (ResultSet rs =
+            st.executeQuery("SELECT count(*) FROM " + table + " WHERE state_key LIKE 'temp:%'")) {
+          rs.next();
+          assertThat(rs.getInt(1)).as(table).isZero();
+        }
+      }
+      try (ResultSet rs = st.executeQuery("SELECT event FROM adk_events")) {
+        assertThat(rs.next()).isTrue();
+        assertThat(rs.getString(1)).doesNotContain("temp:").doesNotContain("temp-secret");
+      }
+    }
   }
 
   // ---- hostile and broken input ----
