@@ -166,27 +166,40 @@ class WorkflowAgentsTest {
   }
 
   @Test
-  void parallel_childrenRunConcurrently_andSeeEachOthersWrites() throws Exception {
-    ConcurrentHashMap<String, String> threads = new ConcurrentHashMap<>();
-    BaseAgent slowA = recorder("slowA", threads);
-    BaseAgent slowB = recorder("slowB", threads);
-    run(ParallelAgent.builder().name("p").subAgents(slowA, slowB).build(), "s", "go");
-    assertThat(threads).containsKeys("slowA", "slowB");
-    assertThat(threads.get("slowA")).isNotEqualTo(threads.get("slowB"));
-  }
-
-  private static BaseAgent recorder(String name, Map<String, String> threads) {
-    return new BaseAgent(name, "", List.of(), List.of(), List.of()) {
-      @Override
-      protected Flowable<Event> runAsyncImpl(InvocationContext ctx) {
-        return Flowable.fromCallable(
-            () -> {
-              threads.put(name(), Thread.currentThread().getName());
-              Thread.sleep(50);
-              return newEvent(ctx).build();
-            });
-      }
-    };
+  void parallel_childrenRunConcurrently_andSeeEachOthersWrites() {
+    java.util.concurrent.CountDownLatch written = new java.util.concurrent.CountDownLatch(1);
+    ConcurrentHashMap<String, Object> seen = new ConcurrentHashMap<>();
+    BaseAgent producer =
+        new BaseAgent("producer", "", List.of(), List.of(), List.of()) {
+          @Override
+          protected Flowable<Event> runAsyncImpl(InvocationContext ctx) {
+            return Flowable.fromCallable(
+                () -> {
+                  seen.put("producerThread", Thread.currentThread().getName());
+                  CallbackContext cc = new CallbackContext(ctx);
+                  cc.state().put("temp:signal", "hello from producer");
+                  written.countDown();
+                  return newEvent(ctx).actions(cc.actions()).build();
+                });
+          }
+        };
+    BaseAgent consumer =
+        new BaseAgent("consumer", "", List.of(), List.of(), List.of()) {
+          @Override
+          protected Flowable<Event> runAsyncImpl(InvocationContext ctx) {
+            return Flowable.fromCallable(
+                () -> {
+                  seen.put("consumerThread", Thread.currentThread().getName());
+                  // Waits on the producer, so the two must run at the same time.
+                  assertThat(written.await(10, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+                  seen.put("signal", new CallbackContext(ctx).state().get("temp:signal"));
+                  return newEvent(ctx).build();
+                });
+          }
+        };
+    run(ParallelAgent.builder().name("p").subAgents(consumer, producer).build(), "s", "go");
+    assertThat(seen).containsEntry("signal", "hello from producer");
+    assertThat(seen.get("producerThread")).isNotEqualTo(seen.get("consumerThread"));
   }
 
   @Test
@@ -211,15 +224,61 @@ class WorkflowAgentsTest {
 
   @Test
   void parallelBranches_seeOnlyTheirOwnBranchHistory() {
+    java.util.concurrent.CountDownLatch rightDone = new java.util.concurrent.CountDownLatch(1);
     FakeLlm llm =
         FakeLlm.builder()
-            .whenInstructionContains("left", FakeLlm.script().thenText("L"))
-            .whenInstructionContains("right", FakeLlm.script().thenText("R"))
+            .whenInstructionContains("first left", FakeLlm.script().thenText("L1"))
+            .whenInstructionContains("second left", FakeLlm.script().thenText("L2"))
+            .whenInstructionContains("first right", FakeLlm.script().thenText("R1"))
             .build();
-    LlmAgent left = LlmAgent.builder().name("left").model(llm).instruction("left").build();
-    LlmAgent right = LlmAgent.builder().name("right").model(llm).instruction("right").build();
+    BaseAgent waitForRight =
+        new BaseAgent("wait_for_right", "", List.of(), List.of(), List.of()) {
+          @Override
+          protected Flowable<Event> runAsyncImpl(InvocationContext ctx) {
+            return Flowable.defer(
+                () -> {
+                  assertThat(rightDone.await(10, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+                  return Flowable.empty();
+                });
+          }
+        };
+    BaseAgent signalRightDone =
+        new BaseAgent("signal", "", List.of(), List.of(), List.of()) {
+          @Override
+          protected Flowable<Event> runAsyncImpl(InvocationContext ctx) {
+            return Flowable.defer(
+                () -> {
+                  rightDone.countDown();
+                  return Flowable.empty();
+                });
+          }
+        };
+    SequentialAgent left =
+        SequentialAgent.builder()
+            .name("left")
+            .subAgents(
+                LlmAgent.builder().name("left1").model(llm).instruction("first left").build(),
+                waitForRight,
+                LlmAgent.builder().name("left2").model(llm).instruction("second left").build())
+            .build();
+    SequentialAgent right =
+        SequentialAgent.builder()
+            .name("right")
+            .subAgents(
+                LlmAgent.builder().name("right1").model(llm).instruction("first right").build(),
+                signalRightDone)
+            .build();
+
     run(ParallelAgent.builder().name("p").subAgents(left, right).build(), "s", "go");
-    // A follow-up agent on the left branch would not see the right branch's answer.
+
+    String left2Request =
+        llm.requests().stream()
+            .filter(r -> r.systemInstruction().orElse("").contains("second left"))
+            .findFirst()
+            .orElseThrow()
+            .contents()
+            .toString();
+    assertThat(left2Request).contains("L1").doesNotContain("R1");
     assertThat(stored("s").events())
         .extracting(e -> e.branch().orElse(""))
         .contains("p.left", "p.right");
