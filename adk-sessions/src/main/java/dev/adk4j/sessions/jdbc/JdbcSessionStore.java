@@ -54,9 +54,9 @@ import org.jspecify.annotations.Nullable;
  * number is the revision it produced. State deltas are applied as one upsert or delete per key, in
  * scope then key order (a global order, so concurrent appends lock shared rows in the same order
  * and cannot deadlock); concurrent appends from different sessions therefore never lose each
- * other's {@code app:} or {@code user:} keys. Reads run in one snapshot. On SQLite, writers of one
- * store also queue on a fair in-process lock, and writers of other stores or processes wait on the
- * busy timeout.
+ * other's {@code app:} or {@code user:} keys. Reads run in one snapshot. On SQLite, the writers of
+ * one file in this JVM (whatever store they use) also queue on a fair in-process lock, and writers
+ * in other processes wait on the busy timeout.
  *
  * <p>Thread-safe.
  */
