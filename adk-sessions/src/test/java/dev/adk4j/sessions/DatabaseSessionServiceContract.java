@@ -633,6 +633,38 @@ abstract class DatabaseSessionServiceContract extends SessionServiceContract {
   // ---- start ----
 
   @Test
+  void concurrentFirstStarts_onOneNewStore_allMigrateOrFindTheSchema() throws Exception {
+    String fresh = newStoreUrl();
+    int starters = 4;
+    ExecutorService pool = Executors.newFixedThreadPool(starters);
+    CyclicBarrier start = new CyclicBarrier(starters);
+    List<Future<DatabaseSessionService>> futures = new ArrayList<>();
+    for (int t = 0; t < starters; t++) {
+      futures.add(
+          pool.submit(
+              () -> {
+                start.await();
+                return new DatabaseSessionService(fresh);
+              }));
+    }
+    List<DatabaseSessionService> started = new ArrayList<>();
+    try {
+      for (Future<DatabaseSessionService> f : futures) {
+        started.add(f.get(2, TimeUnit.MINUTES));
+      }
+      Session s = started.get(0).createSession(APP, "alice", null, "s1").blockingGet();
+      started.get(1).appendEvent(s, event(kv("k", 1))).blockingGet();
+      assertThat(started.get(starters - 1).getSession(APP, "alice", "s1").blockingGet().state())
+          .containsEntry("k", 1);
+    } finally {
+      pool.shutdownNow();
+      for (DatabaseSessionService service : started) {
+        service.close();
+      }
+    }
+  }
+
+  @Test
   void migrateOff_validatesAnUpToDateSchema_andRefusesAnEmptyStore() throws Exception {
     create("alice", "s1", kv("k", 1));
     DatabaseSessionConfig validateOnly = DatabaseSessionConfig.builder().migrate(false).build();

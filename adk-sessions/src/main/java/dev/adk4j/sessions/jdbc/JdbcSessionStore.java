@@ -63,6 +63,10 @@ import org.jspecify.annotations.Nullable;
 public final class JdbcSessionStore implements AutoCloseable {
 
   private static final int MAX_ATTEMPTS = 5;
+
+  /** Attempts to migrate, 100 ms apart, then 200 ms, ...: about 3.6 s in all. */
+  private static final int MIGRATION_ATTEMPTS = 9;
+
   private static final String HISTORY_TABLE = "adk_schema_history";
   private static final AtomicInteger POOLS = new AtomicInteger();
 
@@ -807,8 +811,12 @@ public final class JdbcSessionStore implements AutoCloseable {
   }
 
   private static void pause(int attempt, String what, SQLException cause) {
+    sleep(ThreadLocalRandom.current().nextLong(5, 20) * attempt, what, cause);
+  }
+
+  private static void sleep(long millis, String what, Exception cause) {
     try {
-      Thread.sleep(ThreadLocalRandom.current().nextLong(5, 20) * attempt);
+      Thread.sleep(millis);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       SessionException ex = new SessionException("Interrupted while retrying to " + what, e);
@@ -849,6 +857,11 @@ public final class JdbcSessionStore implements AutoCloseable {
             .baselineVersion("0")
             .load();
     for (int attempt = 1; ; attempt++) {
+      // Instances of this JVM starting on one SQLite file take turns.
+      boolean serialize = dialect.singleWriter();
+      if (serialize) {
+        writeLock.lock();
+      }
       try {
         if (config.migrate()) {
           flyway.migrate();
@@ -857,10 +870,11 @@ public final class JdbcSessionStore implements AutoCloseable {
         }
         return;
       } catch (FlywayException e) {
-        // Two processes starting on one new SQLite file race to create the history table, since
-        // SQLite has no lock Flyway could take; the loser sees the winner's schema on a retry.
-        if (dialect == Dialect.SQLITE && config.migrate() && attempt < 3) {
-          pause(attempt, "migrate", new SQLException(e));
+        // Instances starting together on a new database race: on SQLite there is no lock Flyway
+        // could take, and on PostgreSQL one that finds the other's fresh, still empty history
+        // table refuses to baseline it. The loser finds the winner's schema on a later attempt.
+        if (config.migrate() && attempt < MIGRATION_ATTEMPTS) {
+          sleep(100L * attempt, "migrate the session schema of " + where, e);
           continue;
         }
         throw new SessionException(
@@ -868,9 +882,14 @@ public final class JdbcSessionStore implements AutoCloseable {
                 + (config.migrate() ? "migrate" : "validate")
                 + " the session schema of "
                 + where
+                + (attempt > 1 ? " (" + attempt + " attempts)" : "")
                 + ": "
                 + e.getMessage(),
             e);
+      } finally {
+        if (serialize) {
+          writeLock.unlock();
+        }
       }
     }
   }
