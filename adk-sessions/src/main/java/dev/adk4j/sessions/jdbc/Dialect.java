@@ -2,6 +2,7 @@ package dev.adk4j.sessions.jdbc;
 
 import java.sql.SQLException;
 import java.util.Locale;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What differs between the supported databases: how a transaction starts, how a JSON parameter is
@@ -18,26 +19,29 @@ enum Dialect {
   SQLITE("SQLite", "BEGIN IMMEDIATE", "BEGIN", "?", true),
 
   /**
-   * PostgreSQL. Writers run at READ COMMITTED: the conditional revision update locks the session
-   * row, and per-key upserts lock only the state rows they touch. Readers run in a read-only
-   * REPEATABLE READ transaction so that a session's row, state and events come from one snapshot.
+   * PostgreSQL. Writers use the driver's transactions (autocommit off), which send {@code BEGIN}
+   * along with the first statement instead of in a round trip of its own, at the server's default
+   * isolation, READ COMMITTED unless configured otherwise (a stricter level only adds serialization
+   * failures, which are retried): the conditional revision update locks the session row, and
+   * per-key upserts lock only the state rows they touch. Readers run in a read-only REPEATABLE READ
+   * transaction so that a session's row, state and events come from one snapshot.
    */
   POSTGRESQL(
       "PostgreSQL",
-      "BEGIN ISOLATION LEVEL READ COMMITTED",
+      null,
       "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY",
       "CAST(? AS jsonb)",
       false);
 
   private final String productName;
-  private final String beginWrite;
+  private final @Nullable String beginWrite;
   private final String beginRead;
   private final String jsonParameter;
   private final boolean singleWriter;
 
   Dialect(
       String productName,
-      String beginWrite,
+      @Nullable String beginWrite,
       String beginRead,
       String jsonParameter,
       boolean singleWriter) {
@@ -80,7 +84,8 @@ enum Dialect {
     return productName;
   }
 
-  String beginWrite() {
+  /** The statement that starts a write transaction, or null to let the driver start it. */
+  @Nullable String beginWrite() {
     return beginWrite;
   }
 

@@ -745,16 +745,29 @@ public final class JdbcSessionStore implements AutoCloseable {
       }
       try (Connection c = dataSource.getConnection()) {
         prepare(c);
-        execute(c, write ? dialect.beginWrite() : dialect.beginRead());
-        T result;
-        try {
-          result = work.run(c);
-          execute(c, "COMMIT");
-        } catch (Throwable t) {
-          rollback(c, t);
-          throw t;
+        String begin = write ? dialect.beginWrite() : dialect.beginRead();
+        boolean driverManaged = begin == null;
+        if (driverManaged) {
+          c.setAutoCommit(false);
+        } else {
+          execute(c, begin);
         }
-        return result;
+        try {
+          T result = work.run(c);
+          if (driverManaged) {
+            c.commit();
+          } else {
+            execute(c, "COMMIT");
+          }
+          return result;
+        } catch (Throwable t) {
+          rollback(c, driverManaged, t);
+          throw t;
+        } finally {
+          if (driverManaged) {
+            c.setAutoCommit(true);
+          }
+        }
       } catch (SQLException e) {
         if (closed) {
           throw new IllegalStateException("DatabaseSessionService is closed; cannot " + what, e);
@@ -802,9 +815,13 @@ public final class JdbcSessionStore implements AutoCloseable {
     }
   }
 
-  private static void rollback(Connection c, Throwable cause) {
+  private static void rollback(Connection c, boolean driverManaged, Throwable cause) {
     try {
-      execute(c, "ROLLBACK");
+      if (driverManaged) {
+        c.rollback();
+      } else {
+        execute(c, "ROLLBACK");
+      }
     } catch (SQLException | RuntimeException e) {
       cause.addSuppressed(e);
     }
