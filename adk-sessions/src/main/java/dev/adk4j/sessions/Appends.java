@@ -3,6 +3,7 @@ package dev.adk4j.sessions;
 import dev.adk4j.events.Event;
 import dev.adk4j.state.Json;
 import dev.adk4j.state.Scope;
+import io.reactivex.rxjava3.core.Single;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -19,6 +20,39 @@ final class Appends {
   /** An append prepared for storage. */
   record Prepared(
       Event stored, Map<String, @Nullable Object> fullDelta, Scope.Split split, long timestamp) {}
+
+  /** Stores a prepared append for a service; returns the session's new revision. */
+  @FunctionalInterface
+  interface Storage {
+    /**
+     * @throws SessionNotFoundException if the session does not exist
+     * @throws StaleSessionException if {@code session.revision()} is not the stored revision
+     */
+    long store(Session session, Prepared prepared);
+  }
+
+  /**
+   * The {@code appendEvent} of every service: partial events are returned untouched; otherwise the
+   * event is prepared, stored by {@code storage}, and the passed session copy brought up to date.
+   * The copy's monitor orders appends made through one copy (parallel branches of one invocation),
+   * so each sends the revision the previous one produced.
+   */
+  static Single<Event> append(Session session, Event event, Storage storage) {
+    Objects.requireNonNull(session, "session");
+    Objects.requireNonNull(event, "event");
+    return Single.fromCallable(
+        () -> {
+          if (event.partial().orElse(false)) {
+            return event;
+          }
+          Prepared prepared = prepare(session, event);
+          synchronized (session) {
+            long revision = storage.store(session, prepared);
+            session.applyAppended(prepared.stored(), prepared.fullDelta(), revision);
+          }
+          return prepared.stored();
+        });
+  }
 
   static void checkIds(String appName, String userId) {
     requireText(appName, "appName");

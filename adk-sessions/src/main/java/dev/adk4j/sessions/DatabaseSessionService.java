@@ -156,29 +156,17 @@ public final class DatabaseSessionService implements BaseSessionService, AutoClo
 
   @Override
   public Single<Event> appendEvent(Session session, Event event) {
-    Objects.requireNonNull(session, "session");
-    Objects.requireNonNull(event, "event");
-    return Single.fromCallable(
-        () -> {
-          if (event.partial().orElse(false)) {
-            return event;
-          }
-          Appends.Prepared prepared = Appends.prepare(session, event);
-          // The session copy's lock orders appends made through one copy (parallel branches of
-          // one invocation), so each sends the revision the previous one produced.
-          synchronized (session) {
-            long revision =
-                store.append(
-                    session.appName(),
-                    session.userId(),
-                    session.id(),
-                    session.revision(),
-                    prepared.stored(),
-                    prepared.split());
-            session.applyAppended(prepared.stored(), prepared.fullDelta(), revision);
-          }
-          return prepared.stored();
-        });
+    return Appends.append(
+        session,
+        event,
+        (copy, prepared) ->
+            store.append(
+                copy.appName(),
+                copy.userId(),
+                copy.id(),
+                copy.revision(),
+                prepared.stored(),
+                prepared.split()));
   }
 
   /** The database behind this service: {@code "SQLite"} or {@code "PostgreSQL"}. */

@@ -163,43 +163,27 @@ public final class InMemorySessionService implements BaseSessionService {
 
   @Override
   public Single<Event> appendEvent(Session session, Event event) {
-    Objects.requireNonNull(session, "session");
-    Objects.requireNonNull(event, "event");
-    return Single.fromCallable(
-        () -> {
-          if (event.partial().orElse(false)) {
-            return event;
-          }
-          Appends.Prepared prepared = Appends.prepare(session, event);
-          // The session copy's lock orders appends made through one copy (parallel branches of
-          // one invocation), so each sees the revision the previous one produced.
-          synchronized (session) {
-            lock.writeLock().lock();
-            try {
-              AppData app = apps.get(session.appName());
-              StoredSession stored = find(session.appName(), session.userId(), session.id());
-              if (stored.revision != session.revision()) {
-                throw new StaleSessionException(
-                    session.appName(),
-                    session.userId(),
-                    session.id(),
-                    session.revision(),
-                    stored.revision);
-              }
-              UserData user = app.users.get(session.userId());
-              apply(app.state, prepared.split().app());
-              apply(user.state, prepared.split().user());
-              apply(stored.state, prepared.split().session());
-              stored.events.add(copyEvent(prepared.stored()));
-              stored.lastUpdateTime = Instant.ofEpochMilli(prepared.timestamp());
-              stored.revision++;
-              session.applyAppended(prepared.stored(), prepared.fullDelta(), stored.revision);
-            } finally {
-              lock.writeLock().unlock();
-            }
-          }
-          return prepared.stored();
-        });
+    return Appends.append(session, event, this::store);
+  }
+
+  private long store(Session session, Appends.Prepared prepared) {
+    lock.writeLock().lock();
+    try {
+      StoredSession stored = find(session.appName(), session.userId(), session.id());
+      if (stored.revision != session.revision()) {
+        throw new StaleSessionException(
+            session.appName(), session.userId(), session.id(), session.revision(), stored.revision);
+      }
+      AppData app = apps.get(session.appName());
+      apply(app.state, prepared.split().app());
+      apply(app.users.get(session.userId()).state, prepared.split().user());
+      apply(stored.state, prepared.split().session());
+      stored.events.add(copyEvent(prepared.stored()));
+      stored.lastUpdateTime = Instant.ofEpochMilli(prepared.timestamp());
+      return ++stored.revision;
+    } finally {
+      lock.writeLock().unlock();
+    }
   }
 
   private StoredSession find(String appName, String userId, String sessionId) {
