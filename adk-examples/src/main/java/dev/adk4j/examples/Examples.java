@@ -20,10 +20,11 @@ import org.slf4j.LoggerFactory;
  * <pre>
  * ./mvnw -q -B -Pexamples -DskipTests package                        # all examples
  * ./mvnw -q -B -Pexamples -DskipTests package -Dexample=pipeline     # one of them
- * ./mvnw -q -B -Pexamples -DskipTests package -Dexample=-v           # all, with debug logging
+ * ./mvnw -q -B -Pexamples -DskipTests package -Dadk4j.verbose=true   # all, with debug logging
  * </pre>
  *
- * Arguments: example names and {@code -v}/{@code --verbose}. The store is {@code
+ * Arguments (or the words of {@code -Dexample}): example names and {@code -v}/{@code --verbose};
+ * {@code -Dadk4j.verbose=true} also turns on debug logging. The store is {@code
  * <adk4j.data>/examples.db} ({@code data/} by default); delete it to start over.
  */
 public final class Examples {
