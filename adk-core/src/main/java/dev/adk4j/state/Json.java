@@ -51,6 +51,18 @@ public final class Json {
    *     structure, an object Jackson cannot describe, a non-finite number)
    */
   public static @Nullable Object normalize(String key, @Nullable Object value) {
+    return normalize(key, value, 0);
+  }
+
+  /** Deeper than this is refused (Jackson's own write limit is 1000). */
+  private static final int MAX_DEPTH = 500;
+
+  /**
+   * Walks maps with string keys and lists itself, copying them (the common case, and the hot path
+   * of every append), and asks Jackson for the round trip of anything else.
+   */
+  @SuppressWarnings("unchecked")
+  private static @Nullable Object normalize(String key, @Nullable Object value, int depth) {
     if (value == null || value instanceof String || value instanceof Boolean) {
       return value;
     }
@@ -71,6 +83,26 @@ public final class Json {
         return value;
       }
     }
+    if (depth > MAX_DEPTH) {
+      throw new IllegalArgumentException(
+          "State value for key '" + key + "' cannot be serialized to JSON: " + describe(null));
+    }
+    if (value instanceof Map && hasOnlyStringKeys((Map<?, ?>) value)) {
+      Map<String, Object> source = (Map<String, Object>) value;
+      Map<String, Object> copy = new LinkedHashMap<>(Math.max(4, source.size() * 2));
+      for (Map.Entry<String, Object> e : source.entrySet()) {
+        copy.put(e.getKey(), normalize(key, e.getValue(), depth + 1));
+      }
+      return copy;
+    }
+    if (value instanceof List) {
+      List<Object> source = (List<Object>) value;
+      List<Object> copy = new ArrayList<>(source.size());
+      for (Object o : source) {
+        copy.add(normalize(key, o, depth + 1));
+      }
+      return copy;
+    }
     try {
       byte[] json = MAPPER.writeValueAsBytes(value);
       return MAPPER.readValue(json, Object.class);
@@ -87,6 +119,15 @@ public final class Json {
       throw new IllegalArgumentException(
           "State value for key '" + key + "' cannot be read back from JSON: " + describe(e), e);
     }
+  }
+
+  private static boolean hasOnlyStringKeys(Map<?, ?> map) {
+    for (Object k : map.keySet()) {
+      if (!(k instanceof String)) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /**
@@ -134,8 +175,8 @@ public final class Json {
     }
   }
 
-  private static String describe(Throwable e) {
-    if (e instanceof StackOverflowError) {
+  private static String describe(@Nullable Throwable e) {
+    if (e == null || e instanceof StackOverflowError) {
       return "the value is cyclic or nested too deeply";
     }
     if (e instanceof JsonProcessingException) {

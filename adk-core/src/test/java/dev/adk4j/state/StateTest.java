@@ -248,6 +248,38 @@ class StateTest {
   }
 
   @Test
+  void nestedValues_areNormalizedAllTheWayDown() {
+    Map<Object, Object> intKeys = new HashMap<>();
+    intKeys.put(1, "one");
+    Map<String, Object> nested = new HashMap<>();
+    nested.put("profile", new Profile("Bob", 40));
+    nested.put("ids", List.of(7L, 2.5f));
+    nested.put("byNumber", intKeys);
+    state.put("n", nested);
+    assertThat(state.get("n"))
+        .isEqualTo(
+            Map.of(
+                "profile", Map.of("name", "Bob", "age", 40),
+                "ids", List.of(7, 2.5),
+                "byNumber", Map.of("1", "one")));
+  }
+
+  @Test
+  void tooDeeplyNestedValue_isRefused() {
+    List<Object> deep = new ArrayList<>();
+    List<Object> cursor = deep;
+    for (int i = 0; i < 2000; i++) {
+      List<Object> next = new ArrayList<>();
+      cursor.add(next);
+      cursor = next;
+    }
+    assertThatThrownBy(() -> state.put("deep", deep))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("deep");
+    assertThat(state.hasDelta()).isFalse();
+  }
+
+  @Test
   void removedSentinel_isARemoval() {
     state.put("a", State.REMOVED);
     assertThat(live).doesNotContainKey("a");
