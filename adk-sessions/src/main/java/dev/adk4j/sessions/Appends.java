@@ -15,6 +15,8 @@ import org.jspecify.annotations.Nullable;
  * value normalization, the stored form of an event and the split of its delta by scope.
  */
 final class Appends {
+  private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(Appends.class);
+
   private Appends() {}
 
   /** An append prepared for storage. */
@@ -49,6 +51,15 @@ final class Appends {
           synchronized (session) {
             long revision = storage.store(session, prepared);
             session.applyAppended(prepared.stored(), prepared.fullDelta(), revision);
+          }
+          if (log.isDebugEnabled()) {
+            log.debug(
+                "Appended event {} by {} to {} (revision {}, delta keys {})",
+                prepared.stored().id(),
+                prepared.stored().author(),
+                session.describe(),
+                session.revision(),
+                prepared.fullDelta().keySet());
           }
           return prepared.stored();
         });

@@ -62,6 +62,8 @@ import org.jspecify.annotations.Nullable;
  */
 public final class JdbcSessionStore implements AutoCloseable {
 
+  private static final org.slf4j.Logger log =
+      org.slf4j.LoggerFactory.getLogger(JdbcSessionStore.class);
   private static final int MAX_ATTEMPTS = 5;
 
   /** Attempts to migrate, 100 ms apart, then 200 ms, ...: about 3.6 s in all. */
@@ -828,6 +830,12 @@ public final class JdbcSessionStore implements AutoCloseable {
   }
 
   private static void pause(int attempt, String what, SQLException cause) {
+    log.debug(
+        "Retrying to {} after a transient failure (attempt {} of {}): {}",
+        what,
+        attempt,
+        MAX_ATTEMPTS,
+        cause.getMessage());
     sleep(ThreadLocalRandom.current().nextLong(5, 20) * attempt, what, cause);
   }
 
@@ -881,7 +889,12 @@ public final class JdbcSessionStore implements AutoCloseable {
       }
       try {
         if (config.migrate()) {
-          flyway.migrate();
+          int applied = flyway.migrate().migrationsExecuted;
+          log.info(
+              "Session store on {} ({}) ready; {} schema migration(s) applied",
+              where,
+              dialect.productName(),
+              applied);
         } else {
           flyway.validate();
         }
@@ -891,6 +904,7 @@ public final class JdbcSessionStore implements AutoCloseable {
         // could take, and on PostgreSQL one that finds the other's fresh, still empty history
         // table refuses to baseline it. The loser finds the winner's schema on a later attempt.
         if (config.migrate() && attempt < MIGRATION_ATTEMPTS) {
+          log.debug("Schema migration of {} raced another instance; retrying", where);
           sleep(100L * attempt, "migrate the session schema of " + where, e);
           continue;
         }
