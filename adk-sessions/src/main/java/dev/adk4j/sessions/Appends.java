@@ -65,6 +65,34 @@ final class Appends {
         });
   }
 
+  /** Creates a session for a service, given the checked ids and the split initial state. */
+  @FunctionalInterface
+  interface Creation {
+    /**
+     * @throws SessionAlreadyExistsException if the id is taken for that app and user
+     */
+    Session create(String appName, String userId, String sessionId, Scope.Split initialState);
+  }
+
+  /**
+   * The {@code createSession} of every service: checks the ids, generates a missing session id,
+   * normalizes and splits the initial state ({@code temp:} dropped), then lets {@code creation}
+   * store it.
+   */
+  static Single<Session> create(
+      String appName,
+      String userId,
+      @Nullable Map<String, ? extends @Nullable Object> state,
+      @Nullable String sessionId,
+      Creation creation) {
+    return Single.fromCallable(
+        () -> {
+          checkIds(appName, userId);
+          String id = sessionIdOrNew(sessionId);
+          return creation.create(appName, userId, id, initialState(appName, userId, id, state));
+        });
+  }
+
   static void checkIds(String appName, String userId) {
     requireText(appName, "appName");
     requireText(userId, "userId");

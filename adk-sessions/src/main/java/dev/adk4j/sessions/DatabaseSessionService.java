@@ -2,7 +2,6 @@ package dev.adk4j.sessions;
 
 import dev.adk4j.events.Event;
 import dev.adk4j.sessions.jdbc.JdbcSessionStore;
-import dev.adk4j.state.Scope;
 import io.reactivex.rxjava3.core.Completable;
 import io.reactivex.rxjava3.core.Maybe;
 import io.reactivex.rxjava3.core.Single;
@@ -107,13 +106,7 @@ public final class DatabaseSessionService implements BaseSessionService, AutoClo
       String userId,
       @Nullable Map<String, ? extends @Nullable Object> state,
       @Nullable String sessionId) {
-    return Single.fromCallable(
-        () -> {
-          Appends.checkIds(appName, userId);
-          String id = Appends.sessionIdOrNew(sessionId);
-          Scope.Split initial = Appends.initialState(appName, userId, id, state);
-          return store.create(appName, userId, id, initial);
-        });
+    return Appends.create(appName, userId, state, sessionId, store::create);
   }
 
   @Override

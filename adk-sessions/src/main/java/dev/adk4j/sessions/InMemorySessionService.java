@@ -59,28 +59,26 @@ public final class InMemorySessionService implements BaseSessionService {
       String userId,
       @Nullable Map<String, ? extends @Nullable Object> state,
       @Nullable String sessionId) {
-    return Single.fromCallable(
-        () -> {
-          Appends.checkIds(appName, userId);
-          String id = Appends.sessionIdOrNew(sessionId);
-          Scope.Split initial = Appends.initialState(appName, userId, id, state);
-          lock.writeLock().lock();
-          try {
-            AppData app = apps.computeIfAbsent(appName, k -> new AppData());
-            UserData user = app.users.computeIfAbsent(userId, k -> new UserData());
-            if (user.sessions.containsKey(id)) {
-              throw new SessionAlreadyExistsException(appName, userId, id);
-            }
-            StoredSession stored = new StoredSession(Instant.now());
-            apply(app.state, initial.app());
-            apply(user.state, initial.user());
-            apply(stored.state, initial.session());
-            user.sessions.put(id, stored);
-            return toSession(appName, userId, id, app, user, stored, List.of());
-          } finally {
-            lock.writeLock().unlock();
-          }
-        });
+    return Appends.create(appName, userId, state, sessionId, this::create);
+  }
+
+  private Session create(String appName, String userId, String id, Scope.Split initial) {
+    lock.writeLock().lock();
+    try {
+      AppData app = apps.computeIfAbsent(appName, k -> new AppData());
+      UserData user = app.users.computeIfAbsent(userId, k -> new UserData());
+      if (user.sessions.containsKey(id)) {
+        throw new SessionAlreadyExistsException(appName, userId, id);
+      }
+      StoredSession stored = new StoredSession(Instant.now());
+      apply(app.state, initial.app());
+      apply(user.state, initial.user());
+      apply(stored.state, initial.session());
+      user.sessions.put(id, stored);
+      return toSession(appName, userId, id, app, user, stored, List.of());
+    } finally {
+      lock.writeLock().unlock();
+    }
   }
 
   @Override
