@@ -178,7 +178,9 @@ public abstract class BaseAgent {
               break;
             }
           }
-          if (content != null || cc.hasActions()) {
+          // A callback that only wrote temp: keys leaves no event: those writes are already
+          // visible in the live state, and a stored event would carry nothing.
+          if (content != null || storesSomething(cc.actions())) {
             emit(emitter, ctx, cc, content);
           }
           emitter.onComplete();
@@ -200,6 +202,15 @@ public abstract class BaseAgent {
             .actions(cc.actions())
             .build();
     emitter.onNext(ctx.persist(event));
+  }
+
+  private static boolean storesSomething(dev.adk4j.events.EventActions actions) {
+    return !actions.toBuilder()
+        .stateDelta(dev.adk4j.state.Scope.withoutTemp(actions.stateDelta()))
+        .expectedState(java.util.Map.of())
+        .stateIncrements(dev.adk4j.state.Scope.withoutTemp(actions.stateIncrements()))
+        .build()
+        .isEmpty();
   }
 
   /** Builds an event authored by this agent in {@code ctx}. */

@@ -36,16 +36,29 @@ public class CallbackContext extends ReadonlyContext {
   /** The actions of the event this step produces: the recorded delta and flags. */
   public EventActions actions() {
     EventActions f = flags;
-    return f.toBuilder().stateDelta(state.delta()).artifactDelta(artifactDelta).build();
+    return f.toBuilder()
+        .stateDelta(state.delta())
+        .expectedState(state.expectations())
+        .stateIncrements(state.increments())
+        .artifactDelta(artifactDelta)
+        .build();
   }
 
   /**
    * Sets the control flags (transfer, escalate, skip summarization) from {@code actions} and
-   * applies its state delta through {@link #state()}; writes already made stay unless {@code
-   * actions} changes the same key.
+   * applies its state delta (and increments) through {@link #state()}; writes already made stay
+   * unless {@code actions} changes the same key.
    */
   public void setActions(EventActions actions) {
-    actions.stateDelta().forEach(state::put);
+    actions
+        .stateDelta()
+        .forEach(
+            (key, value) -> {
+              if (!actions.stateIncrements().containsKey(key)) {
+                state.put(key, value);
+              }
+            });
+    actions.stateIncrements().forEach(state::increment);
     artifactDelta.putAll(actions.artifactDelta());
     flags =
         EventActions.builder()

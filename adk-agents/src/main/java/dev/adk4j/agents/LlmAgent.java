@@ -13,13 +13,19 @@ import dev.adk4j.models.BaseLlm;
 import dev.adk4j.models.LlmRegistry;
 import dev.adk4j.models.LlmRequest;
 import dev.adk4j.models.LlmResponse;
+import dev.adk4j.sessions.GetSessionConfig;
+import dev.adk4j.sessions.Session;
+import dev.adk4j.sessions.SessionNotFoundException;
+import dev.adk4j.sessions.StateConflictException;
 import dev.adk4j.state.Json;
+import dev.adk4j.state.Scope;
 import dev.adk4j.tools.BaseTool;
 import dev.adk4j.tools.ToolContext;
 import io.reactivex.rxjava3.core.BackpressureStrategy;
 import io.reactivex.rxjava3.core.Flowable;
 import io.reactivex.rxjava3.core.FlowableEmitter;
 import io.reactivex.rxjava3.core.Single;
+import io.reactivex.rxjava3.schedulers.Schedulers;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -175,7 +181,7 @@ public final class LlmAgent extends BaseAgent {
           Step step = step();
           if (step.transferTo != null) {
             BaseAgent target = findTransferTarget(step.transferTo);
-            target.runAsync(ctx).blockingForEach(this::emitStored);
+            Flows.forEach(target.runAsync(ctx), this::emitStored);
             break;
           }
           if (step.done) {
@@ -211,13 +217,18 @@ public final class LlmAgent extends BaseAgent {
         ctx.incrementLlmCallsCount();
         boolean stream = ctx.runConfig().streamingMode() == RunConfig.StreamingMode.SSE;
         BaseLlm llm = resolvedModel();
-        for (LlmResponse r : llm.generateContent(request, stream).blockingIterable()) {
-          if (r.partial().orElse(false)) {
-            emitStored(newEvent(ctx).content(r.content().orElse(null)).partial(true).build());
-          } else {
-            responses.add(r);
-          }
-        }
+        // The model's flow runs on an I/O thread, so a model that produces its responses while
+        // being subscribed to (a blocking HTTP read) still hands each streamed piece over as it
+        // arrives; this thread emits it at once.
+        Flows.forEach(
+            llm.generateContent(request, stream).subscribeOn(Schedulers.io()),
+            r -> {
+              if (r.partial().orElse(false)) {
+                emitStored(newEvent(ctx).content(r.content().orElse(null)).partial(true).build());
+              } else {
+                responses.add(r);
+              }
+            });
       }
       Event last = null;
       for (LlmResponse r : responses) {
@@ -265,38 +276,61 @@ public final class LlmAgent extends BaseAgent {
     }
 
     private Step runTools(List<FunctionCall> calls) {
-      List<Part> parts = new ArrayList<>();
-      EventActions actions = EventActions.empty();
-      for (FunctionCall call : calls) {
-        String toolName = call.name().orElse("");
-        ToolContext tc = new ToolContext(ctx, call.id().orElse(null));
-        Map<String, Object> args = new LinkedHashMap<>(call.args().orElse(Map.of()));
-        Map<String, Object> result = callTool(toolName, args, tc);
-        parts.add(
-            Part.builder()
-                .functionResponse(
-                    FunctionResponse.builder()
-                        .id(call.id().orElse(null))
-                        .name(toolName)
-                        .response(result)
-                        .build())
-                .build());
-        actions = actions.merge(tc.actions());
+      int retriesLeft = ctx.runConfig().stateConflictRetries();
+      while (true) {
+        List<Part> parts = new ArrayList<>();
+        List<ToolContext> contexts = new ArrayList<>();
+        EventActions actions = EventActions.empty();
+        for (FunctionCall call : calls) {
+          String toolName = call.name().orElse("");
+          ToolContext tc = new ToolContext(ctx, call.id().orElse(null));
+          contexts.add(tc);
+          Map<String, Object> args = new LinkedHashMap<>(call.args().orElse(Map.of()));
+          Map<String, Object> result = callTool(toolName, args, tc);
+          parts.add(
+              Part.builder()
+                  .functionResponse(
+                      FunctionResponse.builder()
+                          .id(call.id().orElse(null))
+                          .name(toolName)
+                          .response(result)
+                          .build())
+                  .build());
+          actions = actions.merge(tc.actions());
+        }
+        Event response =
+            newEvent(ctx)
+                .content(Content.builder().role("user").parts(parts).build())
+                .actions(actions)
+                .build();
+        Event stored;
+        try {
+          stored = ctx.persist(response);
+        } catch (StateConflictException conflict) {
+          if (retriesLeft-- <= 0) {
+            throw conflict;
+          }
+          log.info(
+              "Tool calls of agent '{}' conflicted on state key '{}'; re-running them on fresh"
+                  + " state ({} retries left)",
+              name(),
+              conflict.key(),
+              retriesLeft);
+          for (ToolContext tc : contexts) {
+            tc.state().discard();
+          }
+          refreshStoredState(ctx);
+          continue;
+        }
+        emitStored(stored);
+        if (actions.transferToAgent().isPresent()) {
+          return Step.transfer(actions.transferToAgent().get());
+        }
+        if (actions.skipSummarization().orElse(false) || actions.escalate().orElse(false)) {
+          return Step.finished();
+        }
+        return Step.again();
       }
-      Event response =
-          newEvent(ctx)
-              .content(Content.builder().role("user").parts(parts).build())
-              .actions(actions)
-              .build();
-      Event stored = ctx.persist(response);
-      emitStored(stored);
-      if (actions.transferToAgent().isPresent()) {
-        return Step.transfer(actions.transferToAgent().get());
-      }
-      if (actions.skipSummarization().orElse(false) || actions.escalate().orElse(false)) {
-        return Step.finished();
-      }
-      return Step.again();
     }
 
     private Map<String, Object> callTool(
@@ -332,6 +366,8 @@ public final class LlmAgent extends BaseAgent {
         }
         return result == null ? Map.of() : result;
       } catch (RuntimeException e) {
+        // A failed tool's state writes are dropped: only its error response is stored.
+        tc.state().discard();
         log.warn("Tool '{}' of agent '{}' failed: {}", toolName, name(), e.toString());
         return Map.of("error", "Tool '" + toolName + "' failed: " + e.getMessage());
       }
@@ -373,6 +409,27 @@ public final class LlmAgent extends BaseAgent {
         return modelName;
       }
     }
+  }
+
+  /**
+   * Replaces the stored keys of the invocation's live state (everything but {@code temp:}) with
+   * their values in storage, so that a retried step reads what other writers stored meanwhile.
+   */
+  private static void refreshStoredState(InvocationContext ctx) {
+    Session fresh =
+        ctx.sessionService()
+            .getSession(
+                ctx.appName(),
+                ctx.userId(),
+                ctx.session().id(),
+                Optional.of(GetSessionConfig.builder().numRecentEvents(0).build()))
+            .blockingGet();
+    if (fresh == null) {
+      throw new SessionNotFoundException(ctx.appName(), ctx.userId(), ctx.session().id());
+    }
+    Map<String, Object> live = ctx.session().state();
+    live.keySet().removeIf(k -> Scope.of(k) != Scope.TEMP && !fresh.state().containsKey(k));
+    fresh.state().forEach(live::put);
   }
 
   /** Gives every function call without an id one, so its response can name it. */

@@ -43,16 +43,16 @@ public final class LoopAgent extends BaseAgent {
                   break;
                 }
                 AtomicBoolean escalated = new AtomicBoolean();
-                sub.runAsync(context)
-                    .blockingForEach(
-                        e -> {
-                          if (e.actions().escalate().orElse(false)) {
-                            escalated.set(true);
-                          }
-                          if (!emitter.isCancelled()) {
-                            emitter.onNext(e);
-                          }
-                        });
+                Flows.forEach(
+                    sub.runAsync(context),
+                    e -> {
+                      if (e.actions().escalate().orElse(false)) {
+                        escalated.set(true);
+                      }
+                      if (!emitter.isCancelled()) {
+                        emitter.onNext(e);
+                      }
+                    });
                 if (escalated.get()) {
                   stop = true;
                   break;

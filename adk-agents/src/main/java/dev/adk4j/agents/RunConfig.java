@@ -2,7 +2,8 @@ package dev.adk4j.agents;
 
 /**
  * How an invocation runs. Immutable; {@link #builder()} gives the defaults: no streaming, at most
- * 500 model calls, no automatic session creation.
+ * 500 model calls, no automatic session creation, no retry of tool calls on a state conflict, and a
+ * wait of at most 2 minutes for a session that another invocation is running.
  */
 public final class RunConfig {
 
@@ -17,11 +18,15 @@ public final class RunConfig {
   private final StreamingMode streamingMode;
   private final int maxLlmCalls;
   private final boolean autoCreateSession;
+  private final int stateConflictRetries;
+  private final java.time.Duration maxSessionWait;
 
   private RunConfig(Builder b) {
     this.streamingMode = b.streamingMode;
     this.maxLlmCalls = b.maxLlmCalls;
     this.autoCreateSession = b.autoCreateSession;
+    this.stateConflictRetries = b.stateConflictRetries;
+    this.maxSessionWait = b.maxSessionWait;
   }
 
   public static Builder builder() {
@@ -32,7 +37,9 @@ public final class RunConfig {
     return new Builder()
         .streamingMode(streamingMode)
         .maxLlmCalls(maxLlmCalls)
-        .autoCreateSession(autoCreateSession);
+        .autoCreateSession(autoCreateSession)
+        .stateConflictRetries(stateConflictRetries)
+        .maxSessionWait(maxSessionWait);
   }
 
   public StreamingMode streamingMode() {
@@ -49,6 +56,25 @@ public final class RunConfig {
     return autoCreateSession;
   }
 
+  /**
+   * How many times the tool calls of one step are run again when storing their results fails with a
+   * state conflict ({@code StateConflictException}: a key they read and wrote was changed by
+   * another session or instance meanwhile). 0, the default, ends the invocation with the conflict.
+   * Before each retry the tools' writes are dropped and the stored state re-read, so tools must be
+   * safe to run again.
+   */
+  public int stateConflictRetries() {
+    return stateConflictRetries;
+  }
+
+  /**
+   * How long an invocation waits for its session while another invocation (in this process or
+   * another sharing the store) runs on it, before failing with {@code SessionBusyException}.
+   */
+  public java.time.Duration maxSessionWait() {
+    return maxSessionWait;
+  }
+
   @Override
   public String toString() {
     return "RunConfig{streamingMode="
@@ -57,6 +83,10 @@ public final class RunConfig {
         + maxLlmCalls
         + ", autoCreateSession="
         + autoCreateSession
+        + ", stateConflictRetries="
+        + stateConflictRetries
+        + ", maxSessionWait="
+        + maxSessionWait
         + "}";
   }
 
@@ -65,8 +95,29 @@ public final class RunConfig {
     private StreamingMode streamingMode = StreamingMode.NONE;
     private int maxLlmCalls = 500;
     private boolean autoCreateSession;
+    private int stateConflictRetries;
+    private java.time.Duration maxSessionWait = java.time.Duration.ofMinutes(2);
 
     private Builder() {}
+
+    /** See {@link RunConfig#stateConflictRetries()}. Default 0. */
+    public Builder stateConflictRetries(int retries) {
+      if (retries < 0) {
+        throw new IllegalArgumentException("stateConflictRetries must be >= 0, got " + retries);
+      }
+      this.stateConflictRetries = retries;
+      return this;
+    }
+
+    /** See {@link RunConfig#maxSessionWait()}. Default 2 minutes. */
+    public Builder maxSessionWait(java.time.Duration wait) {
+      java.util.Objects.requireNonNull(wait, "maxSessionWait");
+      if (wait.isNegative()) {
+        throw new IllegalArgumentException("maxSessionWait must not be negative, got " + wait);
+      }
+      this.maxSessionWait = wait;
+      return this;
+    }
 
     public Builder streamingMode(StreamingMode streamingMode) {
       this.streamingMode = java.util.Objects.requireNonNull(streamingMode, "streamingMode");

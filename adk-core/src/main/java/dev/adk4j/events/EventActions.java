@@ -21,6 +21,12 @@ import org.jspecify.annotations.Nullable;
  * <p>Immutable; use {@link #toBuilder()} to derive a changed copy. In {@link #stateDelta()} a
  * {@code null} value means the key is removed; builders also accept {@link State#REMOVED} for maps
  * that cannot hold {@code null}.
+ *
+ * <p>Two more maps tell the session service how to apply the delta; they are not part of the stored
+ * event. {@link #expectedState()} holds, for each read-modify-write in the delta, the value the key
+ * had when it was read: the append fails with a conflict if the stored value differs. {@link
+ * #stateIncrements()} holds keys to be incremented atomically by the store: their stored delta
+ * records the value the store computed.
  */
 @JsonDeserialize(builder = EventActions.Builder.class)
 @JsonInclude(JsonInclude.Include.NON_ABSENT)
@@ -33,9 +39,13 @@ public final class EventActions {
   private final @Nullable String transferToAgent;
   private final @Nullable Boolean escalate;
   private final @Nullable Boolean skipSummarization;
+  private final Map<String, @Nullable Object> expectedState;
+  private final Map<String, Long> stateIncrements;
 
   private EventActions(Builder b) {
     this.stateDelta = Collections.unmodifiableMap(new LinkedHashMap<>(b.stateDelta));
+    this.expectedState = Collections.unmodifiableMap(new LinkedHashMap<>(b.expectedState));
+    this.stateIncrements = Collections.unmodifiableMap(new LinkedHashMap<>(b.stateIncrements));
     this.artifactDelta = Collections.unmodifiableMap(new LinkedHashMap<>(b.artifactDelta));
     this.transferToAgent = b.transferToAgent;
     this.escalate = b.escalate;
@@ -57,7 +67,9 @@ public final class EventActions {
         .artifactDelta(artifactDelta)
         .transferToAgent(transferToAgent)
         .escalate(escalate)
-        .skipSummarization(skipSummarization);
+        .skipSummarization(skipSummarization)
+        .expectedState(expectedState)
+        .stateIncrements(stateIncrements);
   }
 
   /** The state changes, unmodifiable: key to new value, or to {@code null} for a removal. */
@@ -65,6 +77,27 @@ public final class EventActions {
   @JsonInclude(value = JsonInclude.Include.ALWAYS, content = JsonInclude.Include.ALWAYS)
   public Map<String, @Nullable Object> stateDelta() {
     return stateDelta;
+  }
+
+  /**
+   * The read-modify-writes of the delta: key to the value it had when read ({@code null}: absent).
+   * The session service appends the event only if every such key still has that value in storage,
+   * and otherwise throws a {@code StateConflictException} and stores nothing. Not stored with the
+   * event.
+   */
+  @JsonIgnore
+  public Map<String, @Nullable Object> expectedState() {
+    return expectedState;
+  }
+
+  /**
+   * Keys to increment atomically: key to the amount. The session service adds the amount to the
+   * stored value (absent counts as 0) inside the append, and the stored event's {@link
+   * #stateDelta()} records the result. Not stored with the event.
+   */
+  @JsonIgnore
+  public Map<String, Long> stateIncrements() {
+    return stateIncrements;
   }
 
   /** Artifacts saved by the event: file name to the version saved. */
@@ -95,6 +128,7 @@ public final class EventActions {
   @JsonIgnore
   public boolean isEmpty() {
     return stateDelta.isEmpty()
+        && stateIncrements.isEmpty()
         && artifactDelta.isEmpty()
         && transferToAgent == null
         && escalate == null
@@ -102,12 +136,38 @@ public final class EventActions {
   }
 
   /**
-   * These actions with {@code other}'s applied on top: deltas merged (other wins on a shared key),
-   * flags taken from {@code other} where it sets them.
+   * These actions with {@code other}'s applied on top, as if {@code other}'s step ran after this
+   * one: deltas merged (other wins on a shared key), flags taken from {@code other} where it sets
+   * them. Increments of one key add up; a plain write in either replaces an increment of the same
+   * key by the later value. An expectation of {@code other} on a key this one wrote is dropped (it
+   * read this step's write, not storage).
    */
   public EventActions merge(EventActions other) {
     Builder b = toBuilder();
-    b.stateDelta.putAll(other.stateDelta);
+    for (Map.Entry<String, @Nullable Object> e : other.stateDelta.entrySet()) {
+      String key = e.getKey();
+      Long mine = stateIncrements.get(key);
+      Long theirs = other.stateIncrements.get(key);
+      boolean iWrote = stateDelta.containsKey(key);
+      if (theirs != null && (!iWrote || mine != null)) {
+        b.stateIncrements.put(key, mine == null ? theirs : Math.addExact(mine, theirs));
+      } else {
+        b.stateIncrements.remove(key);
+      }
+      b.stateDelta.put(key, e.getValue());
+    }
+    other.stateIncrements.forEach(
+        (key, amount) -> {
+          if (!other.stateDelta.containsKey(key)) {
+            b.stateIncrements.merge(key, amount, Math::addExact);
+          }
+        });
+    other.expectedState.forEach(
+        (key, value) -> {
+          if (!stateDelta.containsKey(key) && !b.expectedState.containsKey(key)) {
+            b.expectedState.put(key, value);
+          }
+        });
     b.artifactDelta.putAll(other.artifactDelta);
     if (other.transferToAgent != null) {
       b.transferToAgent = other.transferToAgent;
@@ -131,6 +191,8 @@ public final class EventActions {
     }
     EventActions that = (EventActions) o;
     return stateDelta.equals(that.stateDelta)
+        && expectedState.equals(that.expectedState)
+        && stateIncrements.equals(that.stateIncrements)
         && artifactDelta.equals(that.artifactDelta)
         && Objects.equals(transferToAgent, that.transferToAgent)
         && Objects.equals(escalate, that.escalate)
@@ -139,12 +201,25 @@ public final class EventActions {
 
   @Override
   public int hashCode() {
-    return Objects.hash(stateDelta, artifactDelta, transferToAgent, escalate, skipSummarization);
+    return Objects.hash(
+        stateDelta,
+        expectedState,
+        stateIncrements,
+        artifactDelta,
+        transferToAgent,
+        escalate,
+        skipSummarization);
   }
 
   @Override
   public String toString() {
     StringBuilder sb = new StringBuilder("EventActions{stateDelta=").append(stateDelta);
+    if (!expectedState.isEmpty()) {
+      sb.append(", expectedState=").append(expectedState);
+    }
+    if (!stateIncrements.isEmpty()) {
+      sb.append(", stateIncrements=").append(stateIncrements);
+    }
     if (!artifactDelta.isEmpty()) {
       sb.append(", artifactDelta=").append(artifactDelta);
     }
@@ -165,6 +240,8 @@ public final class EventActions {
   public static final class Builder {
     private final Map<String, @Nullable Object> stateDelta = new LinkedHashMap<>();
     private final Map<String, Integer> artifactDelta = new LinkedHashMap<>();
+    private final Map<String, @Nullable Object> expectedState = new LinkedHashMap<>();
+    private final Map<String, Long> stateIncrements = new LinkedHashMap<>();
     private @Nullable String transferToAgent;
     private @Nullable Boolean escalate;
     private @Nullable Boolean skipSummarization;
@@ -193,6 +270,46 @@ public final class EventActions {
     /** Records a removal of {@code key} in the state delta. */
     public Builder removeState(String key) {
       return putState(key, null);
+    }
+
+    /**
+     * Replaces the expected values of read-modify-writes (see {@link
+     * EventActions#expectedState()}); a {@code null} value means the key was absent when read.
+     */
+    @JsonIgnore
+    public Builder expectedState(@Nullable Map<String, ? extends @Nullable Object> expected) {
+      expectedState.clear();
+      if (expected != null) {
+        expected.forEach((k, v) -> expectedState.put(k, v == State.REMOVED ? null : v));
+      }
+      return this;
+    }
+
+    /**
+     * Makes the append conditional on {@code key} holding {@code value} in storage (null: absent).
+     */
+    public Builder expectState(String key, @Nullable Object value) {
+      expectedState.put(Objects.requireNonNull(key, "key"), value == State.REMOVED ? null : value);
+      return this;
+    }
+
+    /** Replaces the atomic increments (see {@link EventActions#stateIncrements()}). */
+    @JsonIgnore
+    public Builder stateIncrements(@Nullable Map<String, Long> increments) {
+      stateIncrements.clear();
+      if (increments != null) {
+        increments.forEach((k, v) -> stateIncrements.put(k, Objects.requireNonNull(v, k)));
+      }
+      return this;
+    }
+
+    /**
+     * Increments {@code key} by {@code amount} atomically when the event is appended (added to any
+     * increment of the key already set); the stored delta records the resulting value.
+     */
+    public Builder incrementState(String key, long amount) {
+      stateIncrements.merge(Objects.requireNonNull(key, "key"), amount, Math::addExact);
+      return this;
     }
 
     @JsonProperty("artifactDelta")

@@ -155,6 +155,63 @@ public final class Json {
     return value;
   }
 
+  /**
+   * Whether two normalized values are the same JSON value: numbers compare by numeric value ({@code
+   * 1}, {@code 1L} and {@code 1.0} are equal), maps by their entries whatever their order, lists
+   * element by element. Used to check a read-modify-write against the stored value.
+   */
+  public static boolean sameValue(@Nullable Object a, @Nullable Object b) {
+    if (a == b) {
+      return true;
+    }
+    if (a == null || b == null) {
+      return false;
+    }
+    if (a instanceof Number && b instanceof Number) {
+      return decimal((Number) a).compareTo(decimal((Number) b)) == 0;
+    }
+    if (a instanceof Map && b instanceof Map) {
+      Map<?, ?> ma = (Map<?, ?>) a;
+      Map<?, ?> mb = (Map<?, ?>) b;
+      if (ma.size() != mb.size()) {
+        return false;
+      }
+      for (Map.Entry<?, ?> e : ma.entrySet()) {
+        if (!mb.containsKey(e.getKey()) || !sameValue(e.getValue(), mb.get(e.getKey()))) {
+          return false;
+        }
+      }
+      return true;
+    }
+    if (a instanceof List && b instanceof List) {
+      List<?> la = (List<?>) a;
+      List<?> lb = (List<?>) b;
+      if (la.size() != lb.size()) {
+        return false;
+      }
+      for (int i = 0; i < la.size(); i++) {
+        if (!sameValue(la.get(i), lb.get(i))) {
+          return false;
+        }
+      }
+      return true;
+    }
+    return a.equals(b);
+  }
+
+  private static java.math.BigDecimal decimal(Number n) {
+    if (n instanceof java.math.BigDecimal) {
+      return (java.math.BigDecimal) n;
+    }
+    if (n instanceof java.math.BigInteger) {
+      return new java.math.BigDecimal((java.math.BigInteger) n);
+    }
+    if (n instanceof Double || n instanceof Float) {
+      return java.math.BigDecimal.valueOf(n.doubleValue());
+    }
+    return java.math.BigDecimal.valueOf(n.longValue());
+  }
+
   /** Serializes any value with the shared mapper. */
   public static String toJson(@Nullable Object value) {
     try {

@@ -30,6 +30,19 @@ import org.jspecify.annotations.Nullable;
  * refused at the write with an {@link IllegalArgumentException} naming the key, and nothing
  * changes. {@code put(key, null)} removes the key.
  *
+ * <p><b>Reads, conflicts and increments.</b> A {@code State} also remembers the value each key had
+ * when it was first read through {@link #get}, {@link #getOrDefault}, {@link #containsKey} or a
+ * read-modify-write method ({@link #compute}, {@link #merge}, {@link #putIfAbsent}, {@link
+ * #replace}, ...), unless this state had already written it. A key that is read and then written is
+ * a read-modify-write: {@link #expectations()} lists it with the value read, and the session
+ * service refuses the event with a conflict if the stored value has changed since (another session
+ * or instance wrote it). A key written without being read is a blind write: the last writer wins.
+ * {@link #increment(String, long)} is the atomic alternative for counters: the store adds the
+ * amount to whatever value it holds, inside its own transaction, so concurrent increments never
+ * conflict and never lose each other.
+ *
+ * <p>{@link #discard()} undoes this state's writes in the live state (used when a tool fails).
+ *
  * <p>Thread-safe: each mutation of a key is atomic together with its delta entry.
  */
 public class State implements ConcurrentMap<String, Object>, ReadonlyState {
@@ -53,8 +66,20 @@ public class State implements ConcurrentMap<String, Object>, ReadonlyState {
   /** Returned by a change function to leave the key as it is. */
   private static final Object UNCHANGED = new Object();
 
+  /** Marks a key that was absent when read or first changed. */
+  private static final Object ABSENT = new Object();
+
   private final ConcurrentMap<String, Object> state;
   private final ConcurrentMap<String, Object> delta;
+
+  /** Key to the value it had when this state first read it (or {@link #ABSENT}). */
+  private final ConcurrentMap<String, Object> reads = new ConcurrentHashMap<>();
+
+  /** Key to the amount by which this state incremented it, for keys whose last write is one. */
+  private final ConcurrentMap<String, Long> increments = new ConcurrentHashMap<>();
+
+  /** Key to the value it had before this state first changed it (or {@link #ABSENT}). */
+  private final ConcurrentMap<String, Object> originals = new ConcurrentHashMap<>();
 
   /** A state over {@code state} with a fresh, empty delta. */
   public State(ConcurrentMap<String, Object> state) {
@@ -87,6 +112,148 @@ public class State implements ConcurrentMap<String, Object>, ReadonlyState {
   }
 
   /**
+   * The read-modify-writes recorded: each key this state read (before writing it) and then wrote,
+   * other than by {@link #increment}, with the value it read ({@code null} if it was absent).
+   * {@code temp:} keys are left out: they are never stored, so they cannot conflict.
+   */
+  public Map<String, @Nullable Object> expectations() {
+    Map<String, @Nullable Object> out = new HashMap<>();
+    for (String key : delta.keySet()) {
+      Object read = reads.get(key);
+      if (read != null && !increments.containsKey(key) && Scope.of(key) != Scope.TEMP) {
+        out.put(key, read == ABSENT ? null : read);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * The increments recorded: each key whose last write here was {@link #increment}, with the total
+   * amount. The delta holds the value the increment gave in the live state; the session service
+   * applies the amount to the stored value instead and records the value that results.
+   */
+  public Map<String, Long> increments() {
+    return Map.copyOf(increments);
+  }
+
+  /**
+   * Adds {@code amount} to the integer under {@code key} (absent counts as 0) and returns the new
+   * live value. Unlike {@code put(key, get(key) + amount)}, this is not a read-modify-write that
+   * can conflict: the session service applies the amount to the value it holds when the event is
+   * appended, inside its transaction, so concurrent increments from other sessions or instances all
+   * count. The event's stored {@code stateDelta} records the value the store computed, which may be
+   * larger than the live value returned here if others incremented the key meanwhile.
+   *
+   * <p>If this state already wrote the key with a plain write, the increment adds to that value and
+   * the write stays a plain one; a plain write after an increment replaces it.
+   *
+   * @throws IllegalArgumentException naming the key if its value is not an integer, or the sum does
+   *     not fit in a {@code long}; nothing changes
+   */
+  public long increment(String key, long amount) {
+    Scope.checkKey(key);
+    long[] result = new long[1];
+    state.compute(
+        key,
+        (k, old) -> {
+          long next;
+          try {
+            next = Math.addExact(integerValue(k, old), amount);
+          } catch (ArithmeticException e) {
+            throw new IllegalArgumentException(
+                "Cannot increment state key '"
+                    + k
+                    + "' by "
+                    + amount
+                    + ": the sum overflows a long",
+                e);
+          }
+          originals.putIfAbsent(k, old == null ? ABSENT : old);
+          boolean plainWritePending = delta.containsKey(k) && !increments.containsKey(k);
+          if (!plainWritePending) {
+            increments.merge(k, amount, Math::addExact);
+          }
+          Object value = Json.normalize(k, next);
+          delta.put(k, value);
+          result[0] = next;
+          return value;
+        });
+    return result[0];
+  }
+
+  /**
+   * The stored value of {@code key} after adding {@code amount} to {@code current} (absent counts
+   * as 0), normalized. Session services use it to apply an increment inside their transaction.
+   *
+   * @throws IllegalArgumentException naming the key if {@code current} is not an integer or the sum
+   *     overflows a long
+   */
+  public static Object incremented(String key, @Nullable Object current, long amount) {
+    try {
+      return Json.normalize(key, Math.addExact(integerValue(key, current), amount));
+    } catch (ArithmeticException e) {
+      throw new IllegalArgumentException(
+          "Cannot increment state key '" + key + "' by " + amount + ": the sum overflows a long",
+          e);
+    }
+  }
+
+  /** The value of {@code old} as a long, for an increment of {@code key}. */
+  static long integerValue(String key, @Nullable Object old) {
+    if (old == null) {
+      return 0;
+    }
+    if (old instanceof Integer
+        || old instanceof Long
+        || old instanceof Short
+        || old instanceof Byte) {
+      return ((Number) old).longValue();
+    }
+    if (old instanceof java.math.BigInteger && ((java.math.BigInteger) old).bitLength() < 64) {
+      return ((java.math.BigInteger) old).longValue();
+    }
+    throw new IllegalArgumentException(
+        "Cannot increment state key '"
+            + key
+            + "': its value is "
+            + (old instanceof Number
+                ? "the number " + old + ", not a long integer"
+                : "a " + old.getClass().getSimpleName() + ", not an integer"));
+  }
+
+  /**
+   * Undoes this state's writes: every key it changed gets back the value it had before, unless
+   * something else changed the key since, and the recorded delta, reads and increments are cleared.
+   * Used to drop the writes of a tool that failed.
+   */
+  public void discard() {
+    for (Map.Entry<String, Object> e : originals.entrySet()) {
+      String key = e.getKey();
+      Object original = e.getValue() == ABSENT ? null : e.getValue();
+      Object written = delta.get(key);
+      if (written == null) {
+        continue;
+      }
+      state.compute(
+          key,
+          (k, current) -> {
+            boolean ours = written == REMOVED ? current == null : written.equals(current);
+            return ours ? original : current;
+          });
+    }
+    delta.clear();
+    reads.clear();
+    increments.clear();
+    originals.clear();
+  }
+
+  private void recordRead(Object key, @Nullable Object value) {
+    if (key instanceof String && !delta.containsKey(key)) {
+      reads.putIfAbsent((String) key, value == null ? ABSENT : Json.copy(value));
+    }
+  }
+
+  /**
    * A snapshot of the recorded changes: each changed key with its new value, or {@code null} if it
    * was removed.
    */
@@ -110,7 +277,12 @@ public class State implements ConcurrentMap<String, Object>, ReadonlyState {
 
   @Override
   public boolean containsKey(Object key) {
-    return key != null && state.containsKey(key);
+    if (key == null) {
+      return false;
+    }
+    Object v = state.get(key);
+    recordRead(key, v);
+    return v != null;
   }
 
   @Override
@@ -120,7 +292,18 @@ public class State implements ConcurrentMap<String, Object>, ReadonlyState {
 
   @Override
   public @Nullable Object get(Object key) {
-    return key == null ? null : state.get(key);
+    if (key == null) {
+      return null;
+    }
+    Object v = state.get(key);
+    recordRead(key, v);
+    return v;
+  }
+
+  @Override
+  public @Nullable Object getOrDefault(Object key, @Nullable Object defaultValue) {
+    Object v = get(key);
+    return v == null ? defaultValue : v;
   }
 
   // ---- writes: every one goes through mutate(), which records the delta atomically ----
@@ -128,7 +311,7 @@ public class State implements ConcurrentMap<String, Object>, ReadonlyState {
   @Override
   public @Nullable Object put(String key, @Nullable Object value) {
     Object normalized = normalize(key, value);
-    return mutate(key, old -> normalized)[0];
+    return mutate(key, false, old -> normalized)[0];
   }
 
   @Override
@@ -138,7 +321,7 @@ public class State implements ConcurrentMap<String, Object>, ReadonlyState {
     for (Map.Entry<? extends String, ?> e : m.entrySet()) {
       normalized.put(e.getKey(), normalize(e.getKey(), e.getValue()));
     }
-    normalized.forEach((k, v) -> mutate(k, old -> v));
+    normalized.forEach((k, v) -> mutate(k, false, old -> v));
   }
 
   @Override
@@ -146,7 +329,7 @@ public class State implements ConcurrentMap<String, Object>, ReadonlyState {
     if (!(key instanceof String)) {
       return null;
     }
-    return mutate((String) key, old -> old == null ? UNCHANGED : null)[0];
+    return mutate((String) key, false, old -> old == null ? UNCHANGED : null)[0];
   }
 
   @Override
@@ -154,27 +337,28 @@ public class State implements ConcurrentMap<String, Object>, ReadonlyState {
     if (!(key instanceof String) || value == null) {
       return false;
     }
-    Object[] r = mutate((String) key, old -> Objects.equals(old, value) ? null : UNCHANGED);
+    Object[] r = mutate((String) key, true, old -> Objects.equals(old, value) ? null : UNCHANGED);
     return r[2] == Boolean.TRUE;
   }
 
   @Override
   public @Nullable Object putIfAbsent(String key, Object value) {
     Object normalized = normalize(key, value);
-    return mutate(key, old -> old == null && normalized != null ? normalized : UNCHANGED)[0];
+    return mutate(key, true, old -> old == null && normalized != null ? normalized : UNCHANGED)[0];
   }
 
   @Override
   public boolean replace(String key, Object oldValue, Object newValue) {
     Object normalized = normalize(key, newValue);
-    Object[] r = mutate(key, old -> old != null && old.equals(oldValue) ? normalized : UNCHANGED);
+    Object[] r =
+        mutate(key, true, old -> old != null && old.equals(oldValue) ? normalized : UNCHANGED);
     return r[2] == Boolean.TRUE;
   }
 
   @Override
   public @Nullable Object replace(String key, Object value) {
     Object normalized = normalize(key, value);
-    return mutate(key, old -> old == null ? UNCHANGED : normalized)[0];
+    return mutate(key, true, old -> old == null ? UNCHANGED : normalized)[0];
   }
 
   @Override
@@ -183,6 +367,7 @@ public class State implements ConcurrentMap<String, Object>, ReadonlyState {
     Objects.requireNonNull(mappingFunction);
     return mutate(
         key,
+        true,
         old -> {
           if (old != null) {
             return UNCHANGED;
@@ -198,6 +383,7 @@ public class State implements ConcurrentMap<String, Object>, ReadonlyState {
     Objects.requireNonNull(remappingFunction);
     return mutate(
         key,
+        true,
         old -> {
           if (old == null) {
             return UNCHANGED;
@@ -212,6 +398,7 @@ public class State implements ConcurrentMap<String, Object>, ReadonlyState {
     Objects.requireNonNull(remappingFunction);
     return mutate(
         key,
+        true,
         old -> {
           Object v = remappingFunction.apply(key, old);
           return v == null && old == null ? UNCHANGED : normalize(key, v);
@@ -227,6 +414,7 @@ public class State implements ConcurrentMap<String, Object>, ReadonlyState {
     Objects.requireNonNull(value, "value");
     return mutate(
         key,
+        true,
         old ->
             old == null
                 ? normalize(key, value)
@@ -250,17 +438,21 @@ public class State implements ConcurrentMap<String, Object>, ReadonlyState {
 
   /**
    * Applies {@code change} to {@code key} atomically and records the result in the delta. {@code
-   * change} returns the new value, {@code null} to remove the key, or {@link #UNCHANGED}.
+   * change} returns the new value, {@code null} to remove the key, or {@link #UNCHANGED}. With
+   * {@code readsOld}, the outcome depends on the old value, which is recorded as read.
    *
    * @return {previous value, new value, Boolean.TRUE if something changed}
    */
-  private Object[] mutate(String key, UnaryOperator<@Nullable Object> change) {
+  private Object[] mutate(String key, boolean readsOld, UnaryOperator<@Nullable Object> change) {
     Scope.checkKey(key);
     Object[] result = new Object[3];
     state.compute(
         key,
         (k, old) -> {
           result[0] = old;
+          if (readsOld) {
+            recordRead(k, old);
+          }
           Object next = change.apply(old);
           if (next == UNCHANGED) {
             result[1] = old;
@@ -268,6 +460,8 @@ public class State implements ConcurrentMap<String, Object>, ReadonlyState {
           }
           result[2] = Boolean.TRUE;
           result[1] = next;
+          originals.putIfAbsent(k, old == null ? ABSENT : old);
+          increments.remove(k);
           delta.put(k, next == null ? REMOVED : next);
           return next;
         });

@@ -3,19 +3,31 @@ package dev.adk4j.runner;
 import com.google.genai.types.Content;
 import dev.adk4j.agents.BaseAgent;
 import dev.adk4j.agents.InvocationContext;
+import dev.adk4j.agents.LlmCallsLimitExceededException;
 import dev.adk4j.agents.RunConfig;
 import dev.adk4j.artifacts.BaseArtifactService;
 import dev.adk4j.events.Event;
 import dev.adk4j.events.EventActions;
+import dev.adk4j.models.LlmException;
 import dev.adk4j.sessions.BaseSessionService;
 import dev.adk4j.sessions.Session;
+import dev.adk4j.sessions.SessionBusyException;
+import dev.adk4j.sessions.SessionLease;
 import dev.adk4j.sessions.SessionNotFoundException;
+import dev.adk4j.sessions.StateConflictException;
 import dev.adk4j.state.Scope;
+import io.reactivex.rxjava3.core.BackpressureStrategy;
 import io.reactivex.rxjava3.core.Flowable;
+import io.reactivex.rxjava3.core.FlowableEmitter;
+import io.reactivex.rxjava3.schedulers.Schedulers;
+import io.reactivex.rxjava3.subscribers.DisposableSubscriber;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -23,17 +35,34 @@ import org.slf4j.LoggerFactory;
 /**
  * Drives an agent through invocations on sessions of one app.
  *
- * <p>{@link #runAsync} loads the session fresh from storage (so {@code temp:} values of earlier
- * invocations are gone), appends the user's message (carrying the optional state delta), runs the
- * agent, and emits its events. Each non-partial event is appended to the session <em>before</em> it
- * is emitted, so a consumer that sees an event can read its state from storage; partial (streamed)
- * events are emitted but never stored.
+ * <p>{@link #runAsync} waits for its turn on the session, loads it fresh from storage (so {@code
+ * temp:} values of earlier invocations are gone), appends the user's message (carrying the optional
+ * state delta), runs the agent, and emits its events as they are produced. Each non-partial event
+ * is appended to the session <em>before</em> it is emitted, so a consumer that sees an event can
+ * read its state from storage; partial (streamed) events are emitted but never stored. The
+ * invocation runs on a thread of its own ({@link Schedulers#io()}), never on the subscriber's, so a
+ * consumer sees each event, streamed partials included, when it is produced.
  *
- * <p>Concurrency and ordering: runs on one session through one {@code Runner} are serialized (a run
- * waits until the previous run on that session has finished or been cancelled), so they never see a
- * stale session. Runs on different sessions proceed in parallel. Runs on one session through two
- * runners (or two processes) are not serialized: the later append fails with {@code
- * StaleSessionException} rather than losing an update.
+ * <p><b>Turns on one session are serialized</b>: within this {@code Runner} on a fair in-process
+ * queue, and across runners and processes by the session service's lease ({@link
+ * BaseSessionService#acquireLease}), which a {@code DatabaseSessionService} keeps in the database.
+ * A turn waits for the one before it for up to {@link RunConfig#maxSessionWait()}, then fails with
+ * {@link SessionBusyException}. No transaction or row lock is held while the model or a tool runs.
+ *
+ * <p><b>Failures</b> leave a history a model accepts as it is. When an invocation fails after it
+ * began (a model error, a callback or template error, {@code maxLlmCalls}, a state conflict), the
+ * runner stores an error response for every function call of the invocation that has none, then a
+ * final event whose {@code errorCode}/{@code errorMessage} say why the invocation ended, emits
+ * them, and then signals the error. A turn that finds the previous invocation cut short (its
+ * process died with function calls unanswered) first closes those calls the same way, with error
+ * code {@code INTERRUPTED}. Error codes: {@code STATE_CONFLICT}, {@code LLM_CALLS_LIMIT_EXCEEDED},
+ * {@code MODEL_ERROR}, {@code INVALID_ARGUMENT}, {@code INTERNAL_ERROR}.
+ *
+ * <p><b>Consuming a run</b>: any RxJava consumer works. RxJava's {@code blockingForEach} and {@code
+ * blockingIterable} throw an error as soon as it arrives, even with events still queued; the runner
+ * therefore holds its error signal until such a consumer has taken every event (or 2 s have
+ * passed), so they too see every stored event before the error. {@code blockingSubscribe(onNext,
+ * onError)} and {@code subscribe} always deliver every event, then the error.
  */
 public class Runner {
   private static final Logger log = LoggerFactory.getLogger(Runner.class);
@@ -90,10 +119,12 @@ public class Runner {
 
   /**
    * Runs one invocation whose user message event also carries {@code stateDelta} (applied by scope
-   * like any event's delta).
+   * like any event's delta). Lazy: nothing happens until subscription.
    *
    * @throws SessionNotFoundException (through the Flowable) if the session does not exist and
    *     {@link RunConfig#autoCreateSession()} is off
+   * @throws SessionBusyException (through the Flowable) if another invocation kept the session for
+   *     longer than {@link RunConfig#maxSessionWait()}
    */
   public Flowable<Event> runAsync(
       String userId,
@@ -104,71 +135,222 @@ public class Runner {
     Objects.requireNonNull(userId, "userId");
     Objects.requireNonNull(sessionId, "sessionId");
     Objects.requireNonNull(runConfig, "runConfig");
-    String key = appName + '\u0000' + userId + '\u0000' + sessionId;
-    return Flowable.using(
-        () -> acquire(key),
-        permit -> invocation(userId, sessionId, newMessage, runConfig, stateDelta),
-        permit -> release(key, permit),
-        false);
+    Flowable<Event> work =
+        Flowable.<Event>create(
+                emitter ->
+                    new Invocation(userId, sessionId, newMessage, runConfig, stateDelta)
+                        .run(emitter),
+                BackpressureStrategy.BUFFER)
+            .subscribeOn(Schedulers.io());
+    return new DrainBeforeError<>(work);
   }
 
-  private Flowable<Event> invocation(
-      String userId,
-      String sessionId,
-      @Nullable Content newMessage,
-      RunConfig runConfig,
-      @Nullable Map<String, Object> stateDelta) {
-    Session session = loadSession(userId, sessionId, runConfig);
-    InvocationContext ctx =
-        InvocationContext.builder()
-            .sessionService(sessionService)
-            .artifactService(artifactService)
-            .agent(agent)
-            .session(session)
-            .userContent(newMessage)
-            .runConfig(runConfig)
-            .build();
-    log.debug(
-        "Invocation {} of agent '{}' on session '{}' of user '{}' in app '{}'",
-        ctx.invocationId(),
-        agent.name(),
-        sessionId,
-        userId,
-        appName);
-    if (newMessage != null || (stateDelta != null && !stateDelta.isEmpty())) {
-      Event userEvent =
-          Event.builder()
-              .invocationId(ctx.invocationId())
-              .author("user")
-              .content(newMessage)
-              .actions(EventActions.builder().stateDelta(stateDelta).build())
-              .build();
-      ctx.persist(userEvent);
+  /** One invocation, run on its own thread. */
+  private final class Invocation {
+    private final String userId;
+    private final String sessionId;
+    private final @Nullable Content newMessage;
+    private final RunConfig runConfig;
+    private final @Nullable Map<String, Object> stateDelta;
+
+    Invocation(
+        String userId,
+        String sessionId,
+        @Nullable Content newMessage,
+        RunConfig runConfig,
+        @Nullable Map<String, Object> stateDelta) {
+      this.userId = userId;
+      this.sessionId = sessionId;
+      this.newMessage = newMessage;
+      this.runConfig = runConfig;
+      this.stateDelta = stateDelta;
     }
-    return agent
-        .runAsync(ctx)
-        .map(ctx::persist)
-        .doFinally(() -> session.state().keySet().removeIf(k -> Scope.of(k) == Scope.TEMP));
+
+    void run(FlowableEmitter<Event> emitter) {
+      String key = appName + '\u0000' + userId + '\u0000' + sessionId;
+      long deadline = System.nanoTime() + runConfig.maxSessionWait().toNanos();
+      Permit permit;
+      try {
+        permit = acquire(key, runConfig.maxSessionWait());
+      } catch (Throwable t) {
+        emitter.tryOnError(t);
+        return;
+      }
+      SessionLease lease = null;
+      Session session = null;
+      InvocationContext ctx = null;
+      try {
+        lease = lease(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
+        session = sessionService.getSession(appName, userId, sessionId).blockingGet();
+        if (session == null) {
+          throw new SessionNotFoundException(appName, userId, sessionId);
+        }
+        lease.attach(session);
+        ctx =
+            InvocationContext.builder()
+                .sessionService(sessionService)
+                .artifactService(artifactService)
+                .agent(agent)
+                .session(session)
+                .userContent(newMessage)
+                .runConfig(runConfig)
+                .build();
+        InvocationHistory.closeInterrupted(ctx, agent);
+        log.debug(
+            "Invocation {} of agent '{}' on session '{}' of user '{}' in app '{}'",
+            ctx.invocationId(),
+            agent.name(),
+            sessionId,
+            userId,
+            appName);
+        if (newMessage != null || (stateDelta != null && !stateDelta.isEmpty())) {
+          ctx.persist(
+              Event.builder()
+                  .invocationId(ctx.invocationId())
+                  .author("user")
+                  .content(newMessage)
+                  .actions(EventActions.builder().stateDelta(stateDelta).build())
+                  .build());
+        }
+        Throwable failure = runAgent(ctx, emitter);
+        if (failure == null) {
+          emitter.onComplete();
+          return;
+        }
+        end(ctx, failure, emitter);
+        emitter.tryOnError(failure);
+      } catch (Throwable t) {
+        if (ctx != null) {
+          end(ctx, t, emitter);
+        }
+        emitter.tryOnError(t);
+      } finally {
+        if (session != null) {
+          session.state().keySet().removeIf(k -> Scope.of(k) == Scope.TEMP);
+        }
+        if (lease != null) {
+          lease.close();
+        }
+        release(key, permit);
+      }
+    }
+
+    /** Takes the session's lease, creating the session first if it is missing and allowed to. */
+    private SessionLease lease(Duration wait) {
+      try {
+        return sessionService.acquireLease(appName, userId, sessionId, wait).blockingGet();
+      } catch (SessionNotFoundException e) {
+        if (!runConfig.autoCreateSession()) {
+          throw e;
+        }
+        try {
+          sessionService.createSession(appName, userId, null, sessionId).blockingGet();
+        } catch (dev.adk4j.sessions.SessionAlreadyExistsException raced) {
+          // another instance created it first: fine
+        }
+        return sessionService.acquireLease(appName, userId, sessionId, wait).blockingGet();
+      }
+    }
+
+    /**
+     * Runs the agent, storing and forwarding its events as they come; returns its failure, if any.
+     */
+    private @Nullable Throwable runAgent(InvocationContext ctx, FlowableEmitter<Event> emitter)
+        throws InterruptedException {
+      CountDownLatch done = new CountDownLatch(1);
+      Throwable[] failure = new Throwable[1];
+      DisposableSubscriber<Event> forward =
+          new DisposableSubscriber<>() {
+            @Override
+            public void onNext(Event e) {
+              try {
+                Event stored = ctx.persist(e);
+                if (!emitter.isCancelled()) {
+                  emitter.onNext(stored);
+                }
+              } catch (Throwable t) {
+                failure[0] = t;
+                dispose();
+                done.countDown();
+              }
+            }
+
+            @Override
+            public void onError(Throwable t) {
+              failure[0] = t;
+              done.countDown();
+            }
+
+            @Override
+            public void onComplete() {
+              done.countDown();
+            }
+          };
+      emitter.setCancellable(
+          () -> {
+            forward.dispose();
+            done.countDown();
+          });
+      agent.runAsync(ctx).subscribe(forward);
+      done.await();
+      return failure[0];
+    }
+
+    /**
+     * Leaves a history a model accepts after {@code failure}: an error response for every
+     * unanswered function call of the invocation, then an event saying why it ended. Nothing is
+     * written when the session is leased to someone else (this invocation lost it).
+     */
+    private void end(InvocationContext ctx, Throwable failure, FlowableEmitter<Event> emitter) {
+      if (failure instanceof SessionBusyException || failure instanceof InterruptedException) {
+        return;
+      }
+      String code = errorCode(failure);
+      String message = String.valueOf(failure.getMessage());
+      log.warn(
+          "Invocation {} of agent '{}' on {} failed ({}): {}",
+          ctx.invocationId(),
+          agent.name(),
+          "session '" + sessionId + "' of user '" + userId + "' in app '" + appName + "'",
+          code,
+          message);
+      try {
+        for (Event e : InvocationHistory.close(ctx, ctx.invocationId(), agent, code, message)) {
+          Event stored = ctx.persist(e);
+          if (!emitter.isCancelled()) {
+            emitter.onNext(stored);
+          }
+        }
+      } catch (Throwable t) {
+        failure.addSuppressed(t);
+      }
+    }
   }
 
-  private Session loadSession(String userId, String sessionId, RunConfig runConfig) {
-    Session session = sessionService.getSession(appName, userId, sessionId).blockingGet();
-    if (session != null) {
-      return session;
+  /** The {@code errorCode} of the final event of an invocation that failed with {@code t}. */
+  static String errorCode(Throwable t) {
+    if (t instanceof StateConflictException) {
+      return "STATE_CONFLICT";
     }
-    if (!runConfig.autoCreateSession()) {
-      throw new SessionNotFoundException(appName, userId, sessionId);
+    if (t instanceof LlmCallsLimitExceededException) {
+      return "LLM_CALLS_LIMIT_EXCEEDED";
     }
-    return sessionService.createSession(appName, userId, null, sessionId).blockingGet();
+    if (t instanceof LlmException) {
+      return "MODEL_ERROR";
+    }
+    if (t instanceof IllegalArgumentException) {
+      return "INVALID_ARGUMENT";
+    }
+    return "INTERNAL_ERROR";
   }
 
   /** A per-session permit; counted so the map forgets sessions nobody is running. */
   private static final class Permit {
-    final Semaphore semaphore = new Semaphore(1);
+    final Semaphore semaphore = new Semaphore(1, true);
     int users;
   }
 
-  private Permit acquire(String key) throws InterruptedException {
+  private Permit acquire(String key, Duration wait) throws InterruptedException {
     Permit permit =
         running.compute(
             key,
@@ -177,11 +359,25 @@ public class Runner {
               q.users++;
               return q;
             });
+    boolean acquired = false;
     try {
-      permit.semaphore.acquire();
-    } catch (InterruptedException e) {
-      forget(key);
-      throw e;
+      acquired = permit.semaphore.tryAcquire(wait.toNanos(), TimeUnit.NANOSECONDS);
+    } finally {
+      if (!acquired) {
+        forget(key);
+      }
+    }
+    if (!acquired) {
+      String[] parts = key.split("\u0000", 3);
+      throw new SessionBusyException(
+          parts[0],
+          parts[1],
+          parts[2],
+          null,
+          null,
+          "another invocation through this Runner still ran on it after waiting "
+              + wait.toMillis()
+              + " ms");
     }
     return permit;
   }

@@ -1,6 +1,7 @@
 package dev.adk4j.sessions;
 
 import dev.adk4j.events.Event;
+import dev.adk4j.events.EventActions;
 import dev.adk4j.state.Json;
 import dev.adk4j.state.Scope;
 import io.reactivex.rxjava3.core.Single;
@@ -19,18 +20,49 @@ final class Appends {
 
   private Appends() {}
 
-  /** An append prepared for storage. */
+  /**
+   * An append prepared for storage: the event as it will be stored (without {@code temp:} keys,
+   * conditions or increments), the full delta (temp keys included) for the caller's copy, the
+   * stored delta split by scope, and the conditions and increments to apply, without {@code temp:}
+   * keys.
+   */
   record Prepared(
-      Event stored, Map<String, @Nullable Object> fullDelta, Scope.Split split, long timestamp) {}
+      Event stored,
+      Map<String, @Nullable Object> fullDelta,
+      Scope.Split split,
+      Map<String, @Nullable Object> expected,
+      Map<String, Long> increments,
+      long timestamp) {
 
-  /** Stores a prepared append for a service; returns the session's new revision. */
+    /** Whether the store must read keys before writing them. */
+    boolean isConditional() {
+      return !expected.isEmpty() || !increments.isEmpty();
+    }
+  }
+
+  /** What a store did: the session's new revision and the values its increments produced. */
+  record Stored(long revision, Map<String, Object> resolved) {}
+
+  /** Stores a prepared append for a service. */
   @FunctionalInterface
   interface Storage {
     /**
      * @throws SessionNotFoundException if the session does not exist
      * @throws StaleSessionException if {@code session.revision()} is not the stored revision
+     * @throws StateConflictException if an expected key has another value in storage
+     * @throws SessionBusyException if another invocation holds the session's lease
      */
-    long store(Session session, Prepared prepared);
+    Stored store(Session session, Prepared prepared);
+  }
+
+  /** {@code event} with the values of {@code resolved} in its state delta. */
+  static Event withResolved(Event event, Map<String, Object> resolved) {
+    if (resolved.isEmpty()) {
+      return event;
+    }
+    Map<String, @Nullable Object> delta = new LinkedHashMap<>(event.actions().stateDelta());
+    delta.putAll(resolved);
+    return event.toBuilder().actions(event.actions().toBuilder().stateDelta(delta).build()).build();
   }
 
   /**
@@ -48,20 +80,27 @@ final class Appends {
             return event;
           }
           Prepared prepared = prepare(session, event);
+          Event stored;
           synchronized (session) {
-            long revision = storage.store(session, prepared);
-            session.applyAppended(prepared.stored(), prepared.fullDelta(), revision);
+            Stored result = storage.store(session, prepared);
+            stored = withResolved(prepared.stored(), result.resolved());
+            Map<String, @Nullable Object> fullDelta = prepared.fullDelta();
+            if (!result.resolved().isEmpty()) {
+              fullDelta = new LinkedHashMap<>(fullDelta);
+              fullDelta.putAll(result.resolved());
+            }
+            session.applyAppended(stored, fullDelta, result.revision());
           }
           if (log.isDebugEnabled()) {
             log.debug(
                 "Appended event {} by {} to {} (revision {}, delta keys {})",
-                prepared.stored().id(),
-                prepared.stored().author(),
+                stored.id(),
+                stored.author(),
                 session.describe(),
                 session.revision(),
                 prepared.fullDelta().keySet());
           }
-          return prepared.stored();
+          return stored;
         });
   }
 
@@ -131,15 +170,47 @@ final class Appends {
    * builds the stored form, without {@code temp:} keys.
    */
   static Prepared prepare(Session session, Event event) {
-    Map<String, @Nullable Object> delta = event.actions().stateDelta();
+    EventActions actions = event.actions();
+    Map<String, @Nullable Object> delta = actions.stateDelta();
     Map<String, @Nullable Object> full =
         delta.isEmpty()
             ? Map.of()
             : normalize(session.appName(), session.userId(), session.id(), delta);
     Map<String, @Nullable Object> kept = Scope.withoutTemp(full);
+    Map<String, @Nullable Object> expected =
+        actions.expectedState().isEmpty()
+            ? Map.of()
+            : Scope.withoutTemp(
+                normalize(
+                    session.appName(), session.userId(), session.id(), actions.expectedState()));
+    Map<String, Long> increments = new LinkedHashMap<>();
+    actions
+        .stateIncrements()
+        .forEach(
+            (key, amount) -> {
+              checkKey(session, key);
+              if (Scope.of(key) != Scope.TEMP) {
+                increments.put(key, amount);
+              }
+            });
     Event stored =
-        event.toBuilder().actions(event.actions().toBuilder().stateDelta(kept).build()).build();
-    return new Prepared(stored, full, Scope.split(kept), event.timestamp());
+        event.toBuilder()
+            .actions(
+                actions.toBuilder()
+                    .stateDelta(kept)
+                    .expectedState(Map.of())
+                    .stateIncrements(Map.of())
+                    .build())
+            .build();
+    return new Prepared(stored, full, Scope.split(kept), expected, increments, event.timestamp());
+  }
+
+  private static void checkKey(Session session, String key) {
+    try {
+      Scope.checkKey(key);
+    } catch (IllegalArgumentException ex) {
+      throw new IllegalArgumentException(ex.getMessage() + " (" + session.describe() + ")", ex);
+    }
   }
 
   private static Map<String, @Nullable Object> normalize(

@@ -87,11 +87,36 @@ public interface BaseSessionService {
    * scope ({@code null} removes), and the session's last update time becomes the event's timestamp.
    * The passed {@code session} is then updated to match, {@code temp:} values included.
    *
+   * <p>Conditions and increments ({@link dev.adk4j.events.EventActions#expectedState()}, {@link
+   * dev.adk4j.events.EventActions#stateIncrements()}) are applied in the same atomic step: every
+   * expected key must still hold the value it was read with, and each increment is added to the
+   * stored value, the stored delta recording the result.
+   *
    * @return the event as stored
    * @throws SessionNotFoundException (through the Single) if the session does not exist
    * @throws StaleSessionException (through the Single) if {@code session} is older than storage
+   * @throws StateConflictException (through the Single) if an expected key has changed in storage
+   * @throws SessionBusyException (through the Single) if another invocation holds the session's
+   *     lease and {@code session} is not attached to it
    * @throws IllegalArgumentException (through the Single) for an invalid key or a value that cannot
    *     be serialized; nothing is stored
    */
   Single<Event> appendEvent(Session session, Event event);
+
+  /**
+   * Takes the session's lease, waiting up to {@code maxWait} while another invocation holds it (see
+   * {@link SessionLease}). The {@code Runner} takes one per invocation, so that invocations of one
+   * session run one at a time across threads and processes.
+   *
+   * <p>The default, for services that keep nothing outside this process, returns {@link
+   * SessionLease#none()}.
+   *
+   * @throws SessionNotFoundException (through the Single) if the session does not exist
+   * @throws SessionBusyException (through the Single) if the lease is still held by another after
+   *     {@code maxWait}
+   */
+  default Single<SessionLease> acquireLease(
+      String appName, String userId, String sessionId, java.time.Duration maxWait) {
+    return Single.just(SessionLease.none());
+  }
 }

@@ -22,6 +22,9 @@ import java.util.Objects;
  *       another connection or process holding the file's write lock</td></tr>
  *   <tr><td>{@code migrate}</td><td>true</td><td>migrate the schema at start; when false the
  *       schema is only validated and start fails if it is missing or behind</td></tr>
+ *   <tr><td>{@code leaseDuration}</td><td>30 s</td><td>how long a session lease lasts unless
+ *       renewed (it is renewed every third of that while held); after a holder dies, another
+ *       instance takes the session over within this time (at least 100 ms)</td></tr>
  * </table>
  */
 public final class DatabaseSessionConfig {
@@ -41,8 +44,10 @@ public final class DatabaseSessionConfig {
   private final int maxEventBytes;
   private final Duration busyTimeout;
   private final boolean migrate;
+  private final Duration leaseDuration;
 
   private DatabaseSessionConfig(Builder b) {
+    this.leaseDuration = b.leaseDuration;
     this.maximumPoolSize = b.maximumPoolSize;
     this.minimumIdle = b.minimumIdle;
     this.connectionTimeout = b.connectionTimeout;
@@ -65,6 +70,9 @@ public final class DatabaseSessionConfig {
     check(
         !busyTimeout.isNegative() && busyTimeout.toMillis() <= Integer.MAX_VALUE,
         "busyTimeout must be between 0 and " + Integer.MAX_VALUE + " ms, got " + busyTimeout);
+    check(
+        leaseDuration.toMillis() >= 100,
+        "leaseDuration must be at least 100 ms, got " + leaseDuration);
   }
 
   /** The defaults listed in the class comment. */
@@ -84,7 +92,8 @@ public final class DatabaseSessionConfig {
         .maxValueBytes(maxValueBytes)
         .maxEventBytes(maxEventBytes)
         .busyTimeout(busyTimeout)
-        .migrate(migrate);
+        .migrate(migrate)
+        .leaseDuration(leaseDuration);
   }
 
   public int maximumPoolSize() {
@@ -111,6 +120,10 @@ public final class DatabaseSessionConfig {
     return busyTimeout;
   }
 
+  public Duration leaseDuration() {
+    return leaseDuration;
+  }
+
   public boolean migrate() {
     return migrate;
   }
@@ -126,6 +139,7 @@ public final class DatabaseSessionConfig {
         && connectionTimeout.equals(that.connectionTimeout)
         && maxValueBytes == that.maxValueBytes
         && maxEventBytes == that.maxEventBytes
+        && leaseDuration.equals(that.leaseDuration)
         && busyTimeout.equals(that.busyTimeout)
         && migrate == that.migrate;
   }
@@ -139,7 +153,8 @@ public final class DatabaseSessionConfig {
         maxValueBytes,
         maxEventBytes,
         busyTimeout,
-        migrate);
+        migrate,
+        leaseDuration);
   }
 
   @Override
@@ -158,6 +173,8 @@ public final class DatabaseSessionConfig {
         + busyTimeout
         + ", migrate="
         + migrate
+        + ", leaseDuration="
+        + leaseDuration
         + "}";
   }
 
@@ -178,8 +195,19 @@ public final class DatabaseSessionConfig {
     private int maxEventBytes = DEFAULT_MAX_EVENT_BYTES;
     private Duration busyTimeout = Duration.ofSeconds(5);
     private boolean migrate = true;
+    private Duration leaseDuration = Duration.ofSeconds(30);
 
     private Builder() {}
+
+    /**
+     * How long a session lease lasts unless renewed; a held lease is renewed every third of it. An
+     * instance that dies mid-invocation keeps its sessions busy for at most this long. Default 30
+     * seconds.
+     */
+    public Builder leaseDuration(Duration leaseDuration) {
+      this.leaseDuration = Objects.requireNonNull(leaseDuration, "leaseDuration");
+      return this;
+    }
 
     /** Connections the service's own pool opens at most. Default 10. */
     public Builder maximumPoolSize(int maximumPoolSize) {

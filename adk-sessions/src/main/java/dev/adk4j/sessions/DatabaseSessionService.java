@@ -5,6 +5,7 @@ import dev.adk4j.sessions.jdbc.JdbcSessionStore;
 import io.reactivex.rxjava3.core.Completable;
 import io.reactivex.rxjava3.core.Maybe;
 import io.reactivex.rxjava3.core.Single;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -152,14 +153,37 @@ public final class DatabaseSessionService implements BaseSessionService, AutoClo
     return Appends.append(
         session,
         event,
-        (copy, prepared) ->
-            store.append(
-                copy.appName(),
-                copy.userId(),
-                copy.id(),
-                copy.revision(),
-                prepared.stored(),
-                prepared.split()));
+        (copy, prepared) -> {
+          JdbcSessionStore.AppendResult r =
+              store.append(
+                  copy.appName(),
+                  copy.userId(),
+                  copy.id(),
+                  copy.revision(),
+                  copy.leaseOwner(),
+                  prepared.stored(),
+                  prepared.split(),
+                  prepared.expected(),
+                  prepared.increments());
+          return new Appends.Stored(r.revision(), r.resolved());
+        });
+  }
+
+  /**
+   * Takes the session's lease in the database, waiting up to {@code maxWait} (polling, with a claim
+   * on the next turn so that waiters in other processes are not starved). The lease lasts {@link
+   * DatabaseSessionConfig#leaseDuration()} and is renewed every third of that until {@link
+   * SessionLease#close()}; a lease whose holder died is taken over once it has expired.
+   */
+  @Override
+  public Single<SessionLease> acquireLease(
+      String appName, String userId, String sessionId, Duration maxWait) {
+    Objects.requireNonNull(maxWait, "maxWait");
+    return Single.fromCallable(
+        () -> {
+          Appends.checkIds(appName, userId, sessionId);
+          return Leases.acquire(store, appName, userId, sessionId, maxWait);
+        });
   }
 
   /** The database behind this service: {@code "SQLite"} or {@code "PostgreSQL"}. */

@@ -4,6 +4,7 @@ import dev.adk4j.events.Event;
 import dev.adk4j.events.EventActions;
 import dev.adk4j.state.Json;
 import dev.adk4j.state.Scope;
+import dev.adk4j.state.State;
 import io.reactivex.rxjava3.core.Completable;
 import io.reactivex.rxjava3.core.Maybe;
 import io.reactivex.rxjava3.core.Single;
@@ -47,6 +48,7 @@ public final class InMemorySessionService implements BaseSessionService {
     final List<Event> events = new ArrayList<>();
     Instant lastUpdateTime;
     long revision;
+    @Nullable String leaseOwner;
 
     StoredSession(Instant created) {
       this.lastUpdateTime = created;
@@ -164,7 +166,7 @@ public final class InMemorySessionService implements BaseSessionService {
     return Appends.append(session, event, this::store);
   }
 
-  private long store(Session session, Appends.Prepared prepared) {
+  private Appends.Stored store(Session session, Appends.Prepared prepared) {
     lock.writeLock().lock();
     try {
       StoredSession stored = find(session.appName(), session.userId(), session.id());
@@ -172,15 +174,155 @@ public final class InMemorySessionService implements BaseSessionService {
         throw new StaleSessionException(
             session.appName(), session.userId(), session.id(), session.revision(), stored.revision);
       }
+      if (stored.leaseOwner != null && !stored.leaseOwner.equals(session.leaseOwner())) {
+        throw new SessionBusyException(
+            session.appName(),
+            session.userId(),
+            session.id(),
+            stored.leaseOwner,
+            null,
+            "an append from outside the invocation that holds the session's lease was refused");
+      }
       AppData app = apps.get(session.appName());
-      apply(app.state, prepared.split().app());
-      apply(app.users.get(session.userId()).state, prepared.split().user());
-      apply(stored.state, prepared.split().session());
-      stored.events.add(copyEvent(prepared.stored()));
+      UserData user = app.users.get(session.userId());
+      Map<String, Object> resolved = Map.of();
+      if (prepared.isConditional()) {
+        prepared
+            .expected()
+            .forEach(
+                (key, value) -> {
+                  Object actual = scopeOf(key, app, user, stored).get(key);
+                  if (!Json.sameValue(value, actual)) {
+                    throw new StateConflictException(
+                        session.appName(),
+                        session.userId(),
+                        session.id(),
+                        key,
+                        value,
+                        Json.copy(actual),
+                        prepared.stored().id());
+                  }
+                });
+        resolved = new HashMap<>();
+        for (Map.Entry<String, Long> e : prepared.increments().entrySet()) {
+          String key = e.getKey();
+          Object current = scopeOf(key, app, user, stored).get(key);
+          try {
+            resolved.put(key, State.incremented(key, current, e.getValue()));
+          } catch (IllegalArgumentException ex) {
+            throw new IllegalArgumentException(
+                ex.getMessage() + " (" + session.describe() + "); nothing was stored", ex);
+          }
+        }
+      }
+      apply(app.state, prepared.split().app(), resolved);
+      apply(user.state, prepared.split().user(), resolved);
+      apply(stored.state, prepared.split().session(), resolved);
+      resolved.forEach((key, value) -> scopeOf(key, app, user, stored).put(key, value));
+      stored.events.add(copyEvent(Appends.withResolved(prepared.stored(), resolved)));
       stored.lastUpdateTime = Instant.ofEpochMilli(prepared.timestamp());
-      return ++stored.revision;
+      return new Appends.Stored(++stored.revision, resolved);
     } finally {
       lock.writeLock().unlock();
+    }
+  }
+
+  private static Map<String, Object> scopeOf(
+      String key, AppData app, UserData user, StoredSession stored) {
+    switch (Scope.of(key)) {
+      case APP:
+        return app.state;
+      case USER:
+        return user.state;
+      default:
+        return stored.state;
+    }
+  }
+
+  /**
+   * An in-process lease: the session's owner field, waited for on a condition of the write lock. It
+   * never expires (nothing outside this process can hold it), and is released by {@code close}.
+   */
+  @Override
+  public Single<SessionLease> acquireLease(
+      String appName, String userId, String sessionId, java.time.Duration maxWait) {
+    Objects.requireNonNull(maxWait, "maxWait");
+    return Single.fromCallable(
+        () -> {
+          Appends.checkIds(appName, userId, sessionId);
+          String owner = "memory-" + java.util.UUID.randomUUID();
+          long deadline = System.nanoTime() + maxWait.toNanos();
+          lock.writeLock().lock();
+          try {
+            while (true) {
+              StoredSession stored = find(appName, userId, sessionId);
+              if (stored.leaseOwner == null) {
+                stored.leaseOwner = owner;
+                return new MemoryLease(appName, userId, sessionId, owner);
+              }
+              long left = deadline - System.nanoTime();
+              if (left <= 0) {
+                throw new SessionBusyException(
+                    appName,
+                    userId,
+                    sessionId,
+                    stored.leaseOwner,
+                    null,
+                    "no lease within " + maxWait.toMillis() + " ms");
+              }
+              leaseReleased.awaitNanos(left);
+            }
+          } finally {
+            lock.writeLock().unlock();
+          }
+        });
+  }
+
+  private final java.util.concurrent.locks.Condition leaseReleased =
+      lock.writeLock().newCondition();
+
+  private final class MemoryLease implements SessionLease {
+    private final String appName;
+    private final String userId;
+    private final String sessionId;
+    private final String owner;
+    private volatile boolean held = true;
+
+    MemoryLease(String appName, String userId, String sessionId, String owner) {
+      this.appName = appName;
+      this.userId = userId;
+      this.sessionId = sessionId;
+      this.owner = owner;
+    }
+
+    @Override
+    public String owner() {
+      return owner;
+    }
+
+    @Override
+    public boolean isHeld() {
+      return held;
+    }
+
+    @Override
+    public void close() {
+      if (!held) {
+        return;
+      }
+      held = false;
+      lock.writeLock().lock();
+      try {
+        AppData app = apps.get(appName);
+        UserData user = app == null ? null : app.users.get(userId);
+        StoredSession stored = user == null ? null : user.sessions.get(sessionId);
+        if (stored != null && owner.equals(stored.leaseOwner)) {
+          stored.leaseOwner = null;
+        }
+        leaseReleased.signalAll();
+      } finally {
+        lock.writeLock().unlock();
+      }
     }
   }
 
@@ -195,8 +337,17 @@ public final class InMemorySessionService implements BaseSessionService {
   }
 
   private static void apply(Map<String, Object> target, Map<String, @Nullable Object> delta) {
+    apply(target, delta, Map.of());
+  }
+
+  /** Applies {@code delta} to {@code target}, except keys that {@code resolved} sets. */
+  private static void apply(
+      Map<String, Object> target, Map<String, @Nullable Object> delta, Map<String, Object> skip) {
     delta.forEach(
         (k, v) -> {
+          if (skip.containsKey(k)) {
+            return;
+          }
           if (v == null) {
             target.remove(k);
           } else {

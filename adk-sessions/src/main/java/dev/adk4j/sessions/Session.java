@@ -39,6 +39,7 @@ public final class Session {
   private final List<Event> events;
   private volatile Instant lastUpdateTime;
   private volatile long revision;
+  private volatile @Nullable String leaseOwner;
 
   private Session(Builder b) {
     this.id = requireText(b.id, "id");
@@ -104,6 +105,18 @@ public final class Session {
   @JsonProperty("revision")
   public long revision() {
     return revision;
+  }
+
+  /**
+   * The owner of the {@link SessionLease} this copy's appends are made under, if one is attached.
+   */
+  @JsonIgnore
+  public @Nullable String leaseOwner() {
+    return leaseOwner;
+  }
+
+  void bindLease(@Nullable String owner) {
+    this.leaseOwner = owner;
   }
 
   /** A deep copy of this session (state values and events), at the same revision. */

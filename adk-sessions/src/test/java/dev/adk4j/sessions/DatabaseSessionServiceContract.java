@@ -712,4 +712,61 @@ abstract class DatabaseSessionServiceContract extends SessionServiceContract {
   private static java.time.Instant ofMillis(long millis) {
     return java.time.Instant.ofEpochMilli(millis);
   }
+
+  // ---- leases across service instances (as across processes) ----
+
+  @Test
+  void lease_ofAStoppedHolder_isTakenOverWhenItExpires_andTheStaleHolderIsFenced()
+      throws Exception {
+    DatabaseSessionConfig shortLease =
+        DatabaseSessionConfig.builder().leaseDuration(java.time.Duration.ofMillis(600)).build();
+    create("alice", "s1", Map.of());
+    DatabaseSessionService dead = open(shortLease);
+    SessionLease orphan =
+        dead.acquireLease(APP, "alice", "s1", java.time.Duration.ZERO).blockingGet();
+    Session deadCopy = dead.getSession(APP, "alice", "s1").blockingGet();
+    orphan.attach(deadCopy);
+    // The holder stops without releasing: its lease is no longer renewed.
+    dead.close();
+    try (DatabaseSessionService survivor = open(shortLease)) {
+      long start = System.nanoTime();
+      SessionLease taken =
+          survivor.acquireLease(APP, "alice", "s1", java.time.Duration.ofSeconds(10)).blockingGet();
+      long waitedMs = (System.nanoTime() - start) / 1_000_000;
+      assertThat(waitedMs).isBetween(100L, 5_000L);
+      Session copy = survivor.getSession(APP, "alice", "s1").blockingGet();
+      taken.attach(copy);
+      survivor.appendEvent(copy, event(Map.of("k", 1))).blockingGet();
+      // An append made under the lost lease (had the old holder come back) is refused.
+      try (DatabaseSessionService revived = open(shortLease)) {
+        Session stale = revived.getSession(APP, "alice", "s1").blockingGet();
+        orphan.attach(stale);
+        assertThatThrownBy(() -> revived.appendEvent(stale, event(Map.of("k", 2))).blockingGet())
+            .isInstanceOf(SessionBusyException.class)
+            .hasMessageContaining("'s1'");
+      }
+      taken.close();
+    }
+    assertThat(get("alice", "s1").state()).containsEntry("k", 1);
+  }
+
+  @Test
+  void heldLease_isRenewed_beyondItsDuration() throws Exception {
+    DatabaseSessionConfig shortLease =
+        DatabaseSessionConfig.builder().leaseDuration(java.time.Duration.ofMillis(300)).build();
+    create("alice", "s1", Map.of());
+    try (DatabaseSessionService a = open(shortLease);
+        DatabaseSessionService b = open(shortLease)) {
+      SessionLease held = a.acquireLease(APP, "alice", "s1", java.time.Duration.ZERO).blockingGet();
+      Thread.sleep(1_000);
+      assertThat(held.isHeld()).isTrue();
+      assertThatThrownBy(
+              () ->
+                  b.acquireLease(APP, "alice", "s1", java.time.Duration.ofMillis(300))
+                      .blockingGet())
+          .isInstanceOf(SessionBusyException.class);
+      held.close();
+      b.acquireLease(APP, "alice", "s1", java.time.Duration.ofSeconds(2)).blockingGet().close();
+    }
+  }
 }

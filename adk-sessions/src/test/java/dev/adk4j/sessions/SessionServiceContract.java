@@ -640,4 +640,230 @@ public abstract class SessionServiceContract {
     service.createSession(APP, "alice", null, "lazy");
     assertThat(service.getSession(APP, "alice", "lazy").blockingGet()).isNull();
   }
+
+  // ---- read-modify-write conflicts, atomic increments, leases ----
+
+  private static Event conditional(EventActions actions) {
+    return Event.builder().invocationId("inv").author("tool").actions(actions).build();
+  }
+
+  @Test
+  void readModifyWrite_ofAUserKeyChangedByAnotherSession_conflictsNamingTheKey_andStoresNothing() {
+    Session s1 = create("alice", "s1", Map.of("user:count", 5));
+    Session s2 = create("alice", "s2", Map.of());
+    // s2 counts 5 -> 6 first; s1 computed 6 from the 5 it read too.
+    append(s2, Map.of("user:count", 6));
+    Event late =
+        conditional(
+            EventActions.builder().putState("user:count", 6).expectState("user:count", 5).build());
+
+    assertThatThrownBy(() -> service.appendEvent(s1, late).blockingGet())
+        .isInstanceOf(StateConflictException.class)
+        .hasMessageContaining("'user:count'")
+        .hasMessageContaining("'s1'")
+        .hasMessageContaining("'alice'")
+        .hasMessageContaining(APP)
+        .satisfies(
+            e -> {
+              StateConflictException c = (StateConflictException) e;
+              assertThat(c.key()).isEqualTo("user:count");
+              assertThat(c.expected()).isEqualTo(5);
+              assertThat(c.actual()).isEqualTo(6);
+            });
+    assertThat(get("alice", "s1").events()).isEmpty();
+    assertThat(s1.revision()).isZero();
+    assertThat(get("alice", "s2").state()).containsEntry("user:count", 6);
+    // The refused copy is still usable: a fresh read-modify-write goes through.
+    Event retried =
+        conditional(
+            EventActions.builder().putState("user:count", 7).expectState("user:count", 6).build());
+    service.appendEvent(s1, retried).blockingGet();
+    assertThat(get("alice", "s2").state()).containsEntry("user:count", 7);
+  }
+
+  @Test
+  void readModifyWrite_ofAKeyReadAsAbsent_conflictsWhenAnotherCreatedIt() {
+    Session s1 = create("alice", "s1", Map.of());
+    Session s2 = create("alice", "s2", Map.of());
+    append(s2, Map.of("app:seen", List.of("s2")));
+    Event first =
+        conditional(
+            EventActions.builder()
+                .putState("app:seen", List.of("s1"))
+                .expectState("app:seen", null)
+                .build());
+    assertThatThrownBy(() -> service.appendEvent(s1, first).blockingGet())
+        .isInstanceOf(StateConflictException.class)
+        .hasMessageContaining("'app:seen'");
+    assertThat(get("alice", "s1").state()).containsEntry("app:seen", List.of("s2"));
+  }
+
+  @Test
+  void satisfiedExpectations_areApplied_andNeverStoredWithTheEvent() {
+    Session s = create("alice", "s1", Map.of("user:count", 1.0, "profile", Map.of("a", 1)));
+    Event e =
+        conditional(
+            EventActions.builder()
+                .putState("user:count", 2)
+                .expectState("user:count", 1) // 1 and 1.0 are the same JSON number
+                .expectState("profile", Map.of("a", 1))
+                .expectState("user:missing", null)
+                .build());
+    Event stored = service.appendEvent(s, e).blockingGet();
+    assertThat(stored.actions().expectedState()).isEmpty();
+    assertThat(service.listEvents(APP, "alice", "s1").blockingGet().events().get(0).actions())
+        .satisfies(a -> assertThat(a.expectedState()).isEmpty());
+    assertThat(get("alice", "s1").state()).containsEntry("user:count", 2);
+  }
+
+  @Test
+  void increments_fromManySessionsAndThreads_allCount_andEachEventRecordsTheValueItProduced()
+      throws Exception {
+    int threads = 4;
+    int perThread = 25;
+    List<Session> sessions = new ArrayList<>();
+    for (int t = 0; t < threads; t++) {
+      sessions.add(create("alice", "s" + t, Map.of()));
+    }
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    CyclicBarrier start = new CyclicBarrier(threads);
+    List<Future<List<Object>>> results = new ArrayList<>();
+    for (Session session : sessions) {
+      results.add(
+          pool.submit(
+              () -> {
+                start.await();
+                List<Object> produced = new ArrayList<>();
+                for (int i = 0; i < perThread; i++) {
+                  Event stored =
+                      service
+                          .appendEvent(
+                              session,
+                              conditional(
+                                  EventActions.builder()
+                                      .incrementState("user:count", 1)
+                                      .incrementState("app:total", 2)
+                                      .build()))
+                          .blockingGet();
+                  produced.add(stored.actions().stateDelta().get("user:count"));
+                }
+                return produced;
+              }));
+    }
+    List<Object> all = new ArrayList<>();
+    for (Future<List<Object>> f : results) {
+      all.addAll(f.get(60, TimeUnit.SECONDS));
+    }
+    pool.shutdown();
+    int total = threads * perThread;
+    assertThat(get("alice", "s0").state())
+        .containsEntry("user:count", total)
+        .containsEntry("app:total", 2 * total);
+    // Every increment saw a different stored value: 1..total, each exactly once.
+    assertThat(all).hasSize(total);
+    assertThat(all.stream().map(v -> ((Number) v).intValue()).sorted().toList())
+        .isEqualTo(java.util.stream.IntStream.rangeClosed(1, total).boxed().toList());
+    // The stored events record the resolved values too, and each copy sees its last one.
+    for (Session session : sessions) {
+      List<Event> events = service.listEvents(APP, "alice", session.id()).blockingGet().events();
+      Object last = events.get(events.size() - 1).actions().stateDelta().get("user:count");
+      assertThat(session.state().get("user:count")).isEqualTo(last);
+    }
+  }
+
+  @Test
+  void increment_ofANonInteger_isRefusedNamingTheKey_andStoresNothing() {
+    Session s = create("alice", "s1", Map.of("user:name", "Ann", "user:ratio", 0.5));
+    for (String key : List.of("user:name", "user:ratio")) {
+      Event e =
+          conditional(
+              EventActions.builder().incrementState(key, 1).putState("user:other", 1).build());
+      assertThatThrownBy(() -> service.appendEvent(s, e).blockingGet())
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("'" + key + "'");
+    }
+    assertThat(get("alice", "s1").events()).isEmpty();
+    assertThat(get("alice", "s1").state()).doesNotContainKey("user:other");
+  }
+
+  @Test
+  void increment_ofATempKey_isNeverStored() {
+    Session s = create("alice", "s1", Map.of());
+    Event stored =
+        service
+            .appendEvent(s, conditional(EventActions.builder().incrementState("temp:n", 3).build()))
+            .blockingGet();
+    assertThat(stored.actions().stateDelta()).doesNotContainKey("temp:n");
+    assertThat(get("alice", "s1").state()).doesNotContainKey("temp:n");
+  }
+
+  @Test
+  void lease_isExclusive_fencesOtherCopies_andPassesOnWhenReleased() throws Exception {
+    create("alice", "s1", Map.of());
+    SessionLease lease =
+        service.acquireLease(APP, "alice", "s1", java.time.Duration.ZERO).blockingGet();
+    Session mine = get("alice", "s1");
+    lease.attach(mine);
+    Session other = get("alice", "s1");
+    boolean leasing = !(lease.owner().equals("none"));
+    if (leasing) {
+      assertThatThrownBy(
+              () ->
+                  service
+                      .acquireLease(APP, "alice", "s1", java.time.Duration.ofMillis(200))
+                      .blockingGet())
+          .isInstanceOf(SessionBusyException.class)
+          .hasMessageContaining("'s1'");
+      assertThatThrownBy(() -> append(other, Map.of("k", 1)))
+          .isInstanceOf(SessionBusyException.class)
+          .hasMessageContaining("'s1'");
+      assertThat(get("alice", "s1").events()).isEmpty();
+    }
+    append(mine, Map.of("k", 2));
+    assertThat(lease.isHeld()).isTrue();
+    lease.close();
+    lease.close(); // idempotent
+    SessionLease next =
+        service.acquireLease(APP, "alice", "s1", java.time.Duration.ofSeconds(5)).blockingGet();
+    next.close();
+    // With no lease held, any up-to-date copy may append.
+    append(get("alice", "s1"), Map.of("k", 3));
+    assertThat(get("alice", "s1").state()).containsEntry("k", 3);
+  }
+
+  @Test
+  void lease_waitsForTheHolderToRelease() throws Exception {
+    create("alice", "s1", Map.of());
+    SessionLease first =
+        service.acquireLease(APP, "alice", "s1", java.time.Duration.ZERO).blockingGet();
+    if (first.owner().equals("none")) {
+      first.close();
+      return; // a service without leases: nothing to wait for
+    }
+    ExecutorService pool = Executors.newSingleThreadExecutor();
+    Future<SessionLease> second =
+        pool.submit(
+            () ->
+                service
+                    .acquireLease(APP, "alice", "s1", java.time.Duration.ofSeconds(10))
+                    .blockingGet());
+    Thread.sleep(150);
+    assertThat(second.isDone()).isFalse();
+    first.close();
+    SessionLease got = second.get(10, TimeUnit.SECONDS);
+    assertThat(got.isHeld()).isTrue();
+    assertThat(got.owner()).isNotEqualTo(first.owner());
+    got.close();
+    pool.shutdown();
+  }
+
+  @Test
+  void lease_ofAnUnknownSession_throwsNotFound() {
+    assertThatThrownBy(
+            () ->
+                service
+                    .acquireLease(APP, "alice", "nope", java.time.Duration.ofMillis(10))
+                    .blockingGet())
+        .isInstanceOf(SessionNotFoundException.class);
+  }
 }

@@ -8,11 +8,14 @@ import dev.adk4j.sessions.DatabaseSessionConfig;
 import dev.adk4j.sessions.GetSessionConfig;
 import dev.adk4j.sessions.Session;
 import dev.adk4j.sessions.SessionAlreadyExistsException;
+import dev.adk4j.sessions.SessionBusyException;
 import dev.adk4j.sessions.SessionException;
 import dev.adk4j.sessions.SessionNotFoundException;
 import dev.adk4j.sessions.StaleSessionException;
+import dev.adk4j.sessions.StateConflictException;
 import dev.adk4j.state.Json;
 import dev.adk4j.state.Scope;
+import dev.adk4j.state.State;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -200,7 +203,7 @@ public final class JdbcSessionStore implements AutoCloseable {
    */
   public Session create(String app, String user, String id, Scope.Split initial) {
     String context = describe(app, user, id);
-    List<List<StateOp>> ops = encode(initial, context);
+    List<List<StateOp>> ops = encode(initial, Map.of(), Map.of(), context);
     return transaction(
         true,
         "create " + context,
@@ -220,7 +223,7 @@ public final class JdbcSessionStore implements AutoCloseable {
               pk = rs.getLong(1);
             }
           }
-          applyState(c, app, user, pk, ops);
+          applyState(c, app, user, id, pk, ops, null, new HashMap<>());
           Map<String, Object> state = readState(c, app, user, pk, context);
           return Session.builder(id)
               .appName(app)
@@ -377,33 +380,37 @@ public final class JdbcSessionStore implements AutoCloseable {
         });
   }
 
+  /** What an append did: the session's new revision and the values its increments produced. */
+  public record AppendResult(long revision, Map<String, Object> resolved) {}
+
   /**
    * Appends {@code stored} to a session at {@code expectedRevision} and applies {@code delta}, in
-   * one transaction.
+   * one transaction. Keys in {@code expected} must hold the given values (null: absent) or nothing
+   * is stored; keys in {@code increments} get the amount added to their stored value, and the
+   * stored event records the result. The session must not be leased to another owner than {@code
+   * leaseOwner}.
    *
-   * @return the session's new revision
+   * @return the session's new revision and the incremented values
    * @throws SessionNotFoundException if there is no such session
    * @throws StaleSessionException if the session is not at {@code expectedRevision}
-   * @throws IllegalArgumentException if a value or the event is over its size limit
+   * @throws SessionBusyException if another owner holds the session's lease
+   * @throws StateConflictException if an expected key holds another value
+   * @throws IllegalArgumentException if a value or the event is over its size limit, or an
+   *     incremented key holds no integer
    */
-  public long append(
-      String app, String user, String id, long expectedRevision, Event stored, Scope.Split delta) {
+  public AppendResult append(
+      String app,
+      String user,
+      String id,
+      long expectedRevision,
+      @Nullable String leaseOwner,
+      Event stored,
+      Scope.Split delta,
+      Map<String, @Nullable Object> expected,
+      Map<String, Long> increments) {
     String context = describe(app, user, id);
-    List<List<StateOp>> ops = encode(delta, context);
-    String eventJson = JsonText.write(dialect, stored);
-    long eventBytes = utf8Length(eventJson);
-    if (eventBytes > config.maxEventBytes()) {
-      throw new IllegalArgumentException(
-          "Event '"
-              + stored.id()
-              + "' of "
-              + context
-              + " is "
-              + eventBytes
-              + " bytes as JSON, over the limit of "
-              + config.maxEventBytes()
-              + " bytes (DatabaseSessionConfig.maxEventBytes); nothing was stored");
-    }
+    List<List<StateOp>> ops = encode(delta, expected, increments, context);
+    String plainJson = increments.isEmpty() ? checkedEventJson(stored, context) : null;
     Instant updated = Instant.ofEpochMilli(stored.timestamp());
     return transaction(
         true,
@@ -418,14 +425,21 @@ public final class JdbcSessionStore implements AutoCloseable {
             ps.setString(4, user);
             ps.setString(5, id);
             ps.setLong(6, expectedRevision);
+            ps.setString(7, leaseOwner);
             try (ResultSet rs = ps.executeQuery()) {
               if (!rs.next()) {
-                throw missingOrStale(c, app, user, id, expectedRevision);
+                throw refused(c, app, user, id, expectedRevision);
               }
               pk = rs.getLong(1);
               revision = rs.getLong(2);
             }
           }
+          Map<String, Object> resolved = new HashMap<>();
+          applyState(c, app, user, id, pk, ops, stored.id(), resolved);
+          String eventJson =
+              plainJson != null
+                  ? plainJson
+                  : checkedEventJson(withResolved(stored, resolved), context);
           try (PreparedStatement ps = c.prepareStatement(sql.insertEvent)) {
             ps.setLong(1, pk);
             ps.setLong(2, revision);
@@ -434,9 +448,35 @@ public final class JdbcSessionStore implements AutoCloseable {
             ps.setString(5, eventJson);
             ps.executeUpdate();
           }
-          applyState(c, app, user, pk, ops);
-          return revision;
+          return new AppendResult(revision, resolved);
         });
+  }
+
+  private String checkedEventJson(Event event, String context) {
+    String eventJson = JsonText.write(dialect, event);
+    long eventBytes = utf8Length(eventJson);
+    if (eventBytes > config.maxEventBytes()) {
+      throw new IllegalArgumentException(
+          "Event '"
+              + event.id()
+              + "' of "
+              + context
+              + " is "
+              + eventBytes
+              + " bytes as JSON, over the limit of "
+              + config.maxEventBytes()
+              + " bytes (DatabaseSessionConfig.maxEventBytes); nothing was stored");
+    }
+    return eventJson;
+  }
+
+  private static Event withResolved(Event event, Map<String, Object> resolved) {
+    if (resolved.isEmpty()) {
+      return event;
+    }
+    Map<String, @Nullable Object> d = new java.util.LinkedHashMap<>(event.actions().stateDelta());
+    d.putAll(resolved);
+    return event.toBuilder().actions(event.actions().toBuilder().stateDelta(d).build()).build();
   }
 
   /**
@@ -470,6 +510,170 @@ public final class JdbcSessionStore implements AutoCloseable {
           }
           return plan;
         });
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Leases
+
+  /** The lease columns of a session as one look at them found. */
+  public record LeaseState(
+      long pk,
+      @Nullable String owner,
+      long until,
+      @Nullable String nextOwner,
+      long nextUntil,
+      long now) {
+
+    /** Whether {@code me} may take the lease now. */
+    boolean freeFor(String me) {
+      boolean leaseFree = owner == null || until < now || owner.equals(me);
+      boolean nextFree = nextOwner == null || nextUntil < now || nextOwner.equals(me);
+      return leaseFree && nextFree;
+    }
+
+    /**
+     * Whether {@code me} should (re)claim the next turn: it is free, or its claim runs out soon.
+     */
+    boolean shouldClaim(String me, long claimMillis) {
+      if (nextOwner == null || nextUntil < now) {
+        return true;
+      }
+      return nextOwner.equals(me) && nextUntil - now < claimMillis / 2;
+    }
+  }
+
+  /** The outcome of one attempt to take a lease: taken (with who held it before), or busy. */
+  public record LeaseAttempt(
+      boolean taken, long pk, long until, @Nullable String previousOwner, LeaseState seen) {}
+
+  /** How long a waiting owner's claim on the next turn lasts unless refreshed. */
+  private static final long CLAIM_MILLIS = 1_000;
+
+  /**
+   * One attempt to take the lease of a session for {@code owner}: a read to see whether it looks
+   * free, and, if so, a write transaction that checks again and takes it. A waiter that finds it
+   * busy claims the next turn, so that the holder cannot take it straight back.
+   *
+   * @throws SessionNotFoundException if there is no such session
+   */
+  public LeaseAttempt tryLease(String app, String user, String id, String owner) {
+    String context = describe(app, user, id);
+    LeaseState seen =
+        transaction(
+            false, "read the lease of " + context, c -> leaseState(c, app, user, id, false));
+    if (!seen.freeFor(owner) && !seen.shouldClaim(owner, CLAIM_MILLIS)) {
+      return new LeaseAttempt(false, seen.pk(), seen.until(), seen.owner(), seen);
+    }
+    return transaction(
+        true,
+        "lease " + context,
+        c -> {
+          LeaseState now = leaseState(c, app, user, id, true);
+          if (now.freeFor(owner)) {
+            long until;
+            try (PreparedStatement ps = c.prepareStatement(sql.takeLease)) {
+              ps.setString(1, owner);
+              ps.setLong(2, config.leaseDuration().toMillis());
+              ps.setLong(3, now.pk());
+              try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                until = rs.getLong(1);
+              }
+            }
+            String previous =
+                now.owner() != null && !now.owner().equals(owner) ? now.owner() : null;
+            return new LeaseAttempt(true, now.pk(), until, previous, now);
+          }
+          if (now.shouldClaim(owner, CLAIM_MILLIS)) {
+            try (PreparedStatement ps = c.prepareStatement(sql.claimNext)) {
+              ps.setString(1, owner);
+              ps.setLong(2, CLAIM_MILLIS);
+              ps.setLong(3, now.pk());
+              ps.executeUpdate();
+            }
+          }
+          return new LeaseAttempt(false, now.pk(), now.until(), now.owner(), now);
+        });
+  }
+
+  private LeaseState leaseState(Connection c, String app, String user, String id, boolean lock)
+      throws SQLException {
+    try (PreparedStatement ps =
+        c.prepareStatement(lock ? sql.selectLeaseForUpdate : sql.selectLease)) {
+      ps.setString(1, app);
+      ps.setString(2, user);
+      ps.setString(3, id);
+      try (ResultSet rs = ps.executeQuery()) {
+        if (!rs.next()) {
+          throw new SessionNotFoundException(app, user, id);
+        }
+        return new LeaseState(
+            rs.getLong(1),
+            rs.getString(2),
+            rs.getLong(3),
+            rs.getString(4),
+            rs.getLong(5),
+            rs.getLong(6));
+      }
+    }
+  }
+
+  /**
+   * Extends a held lease by the lease duration from now.
+   *
+   * @return the new expiry in epoch millis, or -1 if {@code owner} no longer holds the lease
+   */
+  public long renewLease(long pk, String owner, String context) {
+    return transaction(
+        true,
+        "renew the lease of " + context,
+        c -> {
+          try (PreparedStatement ps = c.prepareStatement(sql.renewLease)) {
+            ps.setLong(1, config.leaseDuration().toMillis());
+            ps.setLong(2, pk);
+            ps.setString(3, owner);
+            try (ResultSet rs = ps.executeQuery()) {
+              return rs.next() ? rs.getLong(1) : -1L;
+            }
+          }
+        });
+  }
+
+  /** Releases a lease {@code owner} holds, and any claim it left on the next turn. */
+  public void releaseLease(long pk, String owner, String context) {
+    transaction(
+        true,
+        "release the lease of " + context,
+        c -> {
+          for (String statement : List.of(sql.releaseLease, sql.dropClaim)) {
+            try (PreparedStatement ps = c.prepareStatement(statement)) {
+              ps.setLong(1, pk);
+              ps.setString(2, owner);
+              ps.executeUpdate();
+            }
+          }
+          return null;
+        });
+  }
+
+  /** Drops a claim on the next turn that a waiter gave up. */
+  public void dropClaim(long pk, String owner, String context) {
+    transaction(
+        true,
+        "drop the lease claim on " + context,
+        c -> {
+          try (PreparedStatement ps = c.prepareStatement(sql.dropClaim)) {
+            ps.setLong(1, pk);
+            ps.setString(2, owner);
+            ps.executeUpdate();
+          }
+          return null;
+        });
+  }
+
+  /** The lease settings this store runs with. */
+  public DatabaseSessionConfig config() {
+    return config;
   }
 
   /** Closes the connection pool if this store opened it; later operations fail. Idempotent. */
@@ -526,13 +730,31 @@ public final class JdbcSessionStore implements AutoCloseable {
     }
   }
 
-  private SessionException missingOrStale(
+  /** Why the revision bump matched no row: no session, a stale copy, or another's lease. */
+  private SessionException refused(
       Connection c, String app, String user, String id, long expectedRevision) throws SQLException {
-    SessionRow row = findSession(c, app, user, id);
-    if (row == null) {
-      return new SessionNotFoundException(app, user, id);
+    try (PreparedStatement ps = c.prepareStatement(sql.selectLeaseByKey)) {
+      ps.setString(1, app);
+      ps.setString(2, user);
+      ps.setString(3, id);
+      try (ResultSet rs = ps.executeQuery()) {
+        if (!rs.next()) {
+          return new SessionNotFoundException(app, user, id);
+        }
+        long revision = rs.getLong(1);
+        if (revision != expectedRevision) {
+          return new StaleSessionException(app, user, id, expectedRevision, revision);
+        }
+        long until = rs.getLong(3);
+        return new SessionBusyException(
+            app,
+            user,
+            id,
+            rs.getString(2),
+            Instant.ofEpochMilli(until),
+            "an append from outside the invocation that holds the session's lease was refused");
+      }
     }
-    return new StaleSessionException(app, user, id, expectedRevision, row.revision);
   }
 
   private Map<String, Object> readState(
@@ -618,70 +840,178 @@ public final class JdbcSessionStore implements AutoCloseable {
   // ---------------------------------------------------------------------------------------------
   // Writes
 
-  /** One key of a delta, encoded: {@code json} is null for a removal. */
+  /**
+   * One key of an append, encoded. A plain op writes {@code json} (null: removes the key). A
+   * checked op first reads the stored value: if {@code expect}, it must equal {@code expected};
+   * with an {@code increment} the amount is added to it; without {@code write} nothing is written.
+   */
   private static final class StateOp {
     final String key;
     final @Nullable String json;
+    final boolean write;
+    final boolean expect;
+    final @Nullable Object expected;
+    final @Nullable Long increment;
 
-    StateOp(String key, @Nullable String json) {
+    StateOp(
+        String key,
+        @Nullable String json,
+        boolean write,
+        boolean expect,
+        @Nullable Object expected,
+        @Nullable Long increment) {
       this.key = key;
       this.json = json;
+      this.write = write;
+      this.expect = expect;
+      this.expected = expected;
+      this.increment = increment;
     }
-  }
 
-  /** The delta's app, user and session parts, each in key order, values as JSON text. */
-  private List<List<StateOp>> encode(Scope.Split split, String context) {
-    return List.of(
-        encode(split.app(), context),
-        encode(split.user(), context),
-        encode(split.session(), context));
-  }
-
-  private List<StateOp> encode(Map<String, @Nullable Object> delta, String context) {
-    if (delta.isEmpty()) {
-      return List.of();
+    boolean checked() {
+      return expect || increment != null;
     }
-    List<StateOp> ops = new ArrayList<>(delta.size());
-    new TreeMap<>(delta)
-        .forEach(
-            (key, value) -> {
-              if (value == null) {
-                ops.add(new StateOp(key, null));
-                return;
-              }
-              String json = JsonText.write(dialect, value);
-              long bytes = utf8Length(json);
-              if (bytes > config.maxValueBytes()) {
-                throw new IllegalArgumentException(
-                    "State value for key '"
-                        + key
-                        + "' of "
-                        + context
-                        + " is "
-                        + bytes
-                        + " bytes as JSON, over the limit of "
-                        + config.maxValueBytes()
-                        + " bytes (DatabaseSessionConfig.maxValueBytes); nothing was stored");
-              }
-              ops.add(new StateOp(key, json));
-            });
-    return ops;
-  }
-
-  private void applyState(
-      Connection c, String app, String user, long pk, List<List<StateOp>> scopes)
-      throws SQLException {
-    applyScope(c, sql.upsertAppState, sql.deleteAppState, scopes.get(0), app);
-    applyScope(c, sql.upsertUserState, sql.deleteUserState, scopes.get(1), app, user);
-    applyScope(c, sql.upsertSessionState, sql.deleteSessionStateKey, scopes.get(2), pk);
   }
 
   /**
-   * Applies one scope's keys in key order, batching runs of upserts and runs of deletes. Keeping
-   * the order (rather than all upserts, then all deletes) keeps row locks in one global order.
+   * The delta's app, user and session parts, each in key order, values as JSON text, with the
+   * conditions and increments of each key.
    */
-  private static void applyScope(
-      Connection c, String upsertSql, String deleteSql, List<StateOp> ops, Object... owner)
+  private List<List<StateOp>> encode(
+      Scope.Split split,
+      Map<String, @Nullable Object> expected,
+      Map<String, Long> increments,
+      String context) {
+    List<List<StateOp>> scopes = new ArrayList<>(3);
+    for (Scope scope : List.of(Scope.APP, Scope.USER, Scope.SESSION)) {
+      Map<String, @Nullable Object> delta =
+          scope == Scope.APP ? split.app() : scope == Scope.USER ? split.user() : split.session();
+      TreeMap<String, Boolean> keys = new TreeMap<>();
+      delta.keySet().forEach(k -> keys.put(k, true));
+      for (String k : expected.keySet()) {
+        if (Scope.of(k) == scope) {
+          keys.put(k, true);
+        }
+      }
+      for (String k : increments.keySet()) {
+        if (Scope.of(k) == scope) {
+          keys.put(k, true);
+        }
+      }
+      List<StateOp> ops = new ArrayList<>(keys.size());
+      for (String key : keys.keySet()) {
+        Long increment = increments.get(key);
+        boolean write = increment != null || delta.containsKey(key);
+        Object value = delta.get(key);
+        String json = increment == null && value != null ? encodeValue(key, value, context) : null;
+        ops.add(
+            new StateOp(key, json, write, expected.containsKey(key), expected.get(key), increment));
+      }
+      scopes.add(ops);
+    }
+    return scopes;
+  }
+
+  private String encodeValue(String key, Object value, String context) {
+    String json = JsonText.write(dialect, value);
+    long bytes = utf8Length(json);
+    if (bytes > config.maxValueBytes()) {
+      throw new IllegalArgumentException(
+          "State value for key '"
+              + key
+              + "' of "
+              + context
+              + " is "
+              + bytes
+              + " bytes as JSON, over the limit of "
+              + config.maxValueBytes()
+              + " bytes (DatabaseSessionConfig.maxValueBytes); nothing was stored");
+    }
+    return json;
+  }
+
+  /** The statements for one scope's rows, and the values of its owner columns. */
+  private static final class ScopeSql {
+    final String upsert;
+    final String delete;
+    final String select;
+    final String update;
+    final String insert;
+    final Object[] owner;
+
+    ScopeSql(
+        String upsert,
+        String delete,
+        String select,
+        String update,
+        String insert,
+        Object... owner) {
+      this.upsert = upsert;
+      this.delete = delete;
+      this.select = select;
+      this.update = update;
+      this.insert = insert;
+      this.owner = owner;
+    }
+  }
+
+  /**
+   * Applies the ops of every scope, in scope then key order. Values produced by increments are put
+   * in {@code resolved}.
+   */
+  private void applyState(
+      Connection c,
+      String app,
+      String user,
+      String id,
+      long pk,
+      List<List<StateOp>> scopes,
+      @Nullable String eventId,
+      Map<String, Object> resolved)
+      throws SQLException {
+    List<ScopeSql> tables =
+        List.of(
+            new ScopeSql(
+                sql.upsertAppState,
+                sql.deleteAppState,
+                sql.selectAppValue,
+                sql.updateAppValue,
+                sql.insertAppValue,
+                app),
+            new ScopeSql(
+                sql.upsertUserState,
+                sql.deleteUserState,
+                sql.selectUserValue,
+                sql.updateUserValue,
+                sql.insertUserValue,
+                app,
+                user),
+            new ScopeSql(
+                sql.upsertSessionState,
+                sql.deleteSessionStateKey,
+                sql.selectSessionValue,
+                sql.updateSessionValue,
+                sql.insertSessionValue,
+                pk));
+    for (int i = 0; i < 3; i++) {
+      applyScope(c, tables.get(i), scopes.get(i), app, user, id, eventId, resolved);
+    }
+  }
+
+  /**
+   * Applies one scope's keys in key order, batching runs of plain upserts and runs of plain
+   * deletes. Keeping the order (rather than all upserts, then all deletes) keeps row locks in one
+   * global order. A checked op (condition or increment) runs on its own, after the batch before it.
+   */
+  private void applyScope(
+      Connection c,
+      ScopeSql t,
+      List<StateOp> ops,
+      String app,
+      String user,
+      String id,
+      @Nullable String eventId,
+      Map<String, Object> resolved)
       throws SQLException {
     if (ops.isEmpty()) {
       return;
@@ -691,22 +1021,27 @@ public final class JdbcSessionStore implements AutoCloseable {
     try {
       PreparedStatement pending = null;
       for (StateOp op : ops) {
+        if (op.checked()) {
+          if (pending != null) {
+            pending.executeBatch();
+            pending = null;
+          }
+          applyChecked(c, t, op, app, user, id, eventId, resolved);
+          continue;
+        }
         PreparedStatement ps;
         if (op.json == null) {
-          delete = delete != null ? delete : c.prepareStatement(deleteSql);
+          delete = delete != null ? delete : c.prepareStatement(t.delete);
           ps = delete;
         } else {
-          upsert = upsert != null ? upsert : c.prepareStatement(upsertSql);
+          upsert = upsert != null ? upsert : c.prepareStatement(t.upsert);
           ps = upsert;
         }
         if (pending != null && pending != ps) {
           pending.executeBatch();
         }
         pending = ps;
-        int i = 1;
-        for (Object o : owner) {
-          ps.setObject(i++, o);
-        }
+        int i = bindOwner(ps, 1, t.owner);
         ps.setString(i++, op.key);
         if (op.json != null) {
           ps.setString(i, op.json);
@@ -720,6 +1055,97 @@ public final class JdbcSessionStore implements AutoCloseable {
       closeQuietly(upsert);
       closeQuietly(delete);
     }
+  }
+
+  /**
+   * Reads the key's stored value (locking its row on PostgreSQL), checks the condition, computes an
+   * increment, and writes. A key that is absent is inserted only if it is still absent: if another
+   * transaction inserted it meanwhile (PostgreSQL), the read is done again.
+   */
+  private void applyChecked(
+      Connection c,
+      ScopeSql t,
+      StateOp op,
+      String app,
+      String user,
+      String id,
+      @Nullable String eventId,
+      Map<String, Object> resolved)
+      throws SQLException {
+    String context = describe(app, user, id);
+    for (int attempt = 1; ; attempt++) {
+      String storedJson = null;
+      try (PreparedStatement ps = c.prepareStatement(t.select)) {
+        int i = bindOwner(ps, 1, t.owner);
+        ps.setString(i, op.key);
+        try (ResultSet rs = ps.executeQuery()) {
+          if (rs.next()) {
+            storedJson = rs.getString(1);
+          }
+        }
+      }
+      Object current = storedJson == null ? null : parseValue(op.key, storedJson, context);
+      if (op.expect && !Json.sameValue(op.expected, current)) {
+        throw new StateConflictException(app, user, id, op.key, op.expected, current, eventId);
+      }
+      if (!op.write) {
+        return;
+      }
+      String json = op.json;
+      if (op.increment != null) {
+        Object next;
+        try {
+          next = State.incremented(op.key, current, op.increment);
+        } catch (IllegalArgumentException e) {
+          throw new IllegalArgumentException(
+              e.getMessage() + " (" + context + "); nothing was stored", e);
+        }
+        resolved.put(op.key, next);
+        json = encodeValue(op.key, next, context);
+      }
+      if (json == null) {
+        if (storedJson != null) {
+          try (PreparedStatement ps = c.prepareStatement(t.delete)) {
+            int i = bindOwner(ps, 1, t.owner);
+            ps.setString(i, op.key);
+            ps.executeUpdate();
+          }
+        }
+        return;
+      }
+      if (storedJson != null) {
+        try (PreparedStatement ps = c.prepareStatement(t.update)) {
+          ps.setString(1, json);
+          int i = bindOwner(ps, 2, t.owner);
+          ps.setString(i, op.key);
+          ps.executeUpdate();
+        }
+        return;
+      }
+      try (PreparedStatement ps = c.prepareStatement(t.insert)) {
+        int i = bindOwner(ps, 1, t.owner);
+        ps.setString(i++, op.key);
+        ps.setString(i, json);
+        if (ps.executeUpdate() == 1) {
+          return;
+        }
+      }
+      if (attempt >= 3) {
+        throw new SQLException(
+            "State key '" + op.key + "' of " + context + " kept changing under a conditional write",
+            "40001");
+      }
+      resolved.remove(op.key);
+    }
+  }
+
+  private static int bindOwner(PreparedStatement ps, int first, Object[] owner)
+      throws SQLException {
+    int i = first;
+    for (Object o : owner) {
+      ps.setObject(i++, o);
+    }
+    return i;
   }
 
   // ---------------------------------------------------------------------------------------------

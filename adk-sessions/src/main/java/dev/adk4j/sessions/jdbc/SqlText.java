@@ -20,11 +20,39 @@ final class SqlText {
       "SELECT pk, session_id, revision, update_seconds, update_nanos FROM adk_sessions"
           + " WHERE app_name = ? AND user_id = ?";
 
-  /** Bumps the revision of a session that is at the expected one; no row if stale or missing. */
-  final String bumpRevision =
-      "UPDATE adk_sessions SET revision = revision + 1, update_seconds = ?, update_nanos = ?"
-          + " WHERE app_name = ? AND user_id = ? AND session_id = ? AND revision = ?"
-          + " RETURNING pk, revision";
+  /**
+   * Bumps the revision of a session that is at the expected one and not leased to another owner
+   * (parameter 7; an expired lease counts as none); no row if stale, leased or missing.
+   */
+  final String bumpRevision;
+
+  /** The session's lease: pk, owner, until, next owner, next until, the database's now. */
+  final String selectLease;
+
+  /** The session's lease, locking the row on PostgreSQL. */
+  final String selectLeaseForUpdate;
+
+  /** Takes the lease: owner, duration ms, pk. */
+  final String takeLease;
+
+  /** Claims the next turn for a waiting owner: owner, claim ms, pk. */
+  final String claimNext;
+
+  /** Extends a held lease: duration ms, pk, owner; no row if no longer held. */
+  final String renewLease;
+
+  /** Releases a held lease: pk, owner. */
+  final String releaseLease =
+      "UPDATE adk_sessions SET lease_owner = NULL, lease_until = NULL"
+          + " WHERE pk = ? AND lease_owner = ?";
+
+  /** Drops a waiter's claim on the next turn: pk, owner. */
+  final String dropClaim =
+      "UPDATE adk_sessions SET next_owner = NULL, next_until = NULL"
+          + " WHERE pk = ? AND next_owner = ?";
+
+  /** Lease columns of a session by natural key, for diagnosing a refused append. */
+  final String selectLeaseByKey;
 
   final String deleteSession =
       "DELETE FROM adk_sessions WHERE app_name = ? AND user_id = ? AND session_id = ?"
@@ -79,8 +107,86 @@ final class SqlText {
   final String deleteSessionStateKey =
       "DELETE FROM adk_session_state WHERE session_pk = ? AND state_key = ?";
 
+  /** The value of one key, per scope, locked on PostgreSQL: owner columns, key. */
+  final String selectAppValue;
+
+  final String selectUserValue;
+  final String selectSessionValue;
+
+  /** Plain updates of one existing key: value, owner columns, key. */
+  final String updateAppValue;
+
+  final String updateUserValue;
+  final String updateSessionValue;
+
+  /**
+   * Inserts of a key that must still be absent (no row if it exists): owner columns, key, value.
+   */
+  final String insertAppValue;
+
+  final String insertUserValue;
+  final String insertSessionValue;
+
   SqlText(Dialect dialect) {
     String json = dialect.jsonParameter();
+    String now = dialect.nowMillis();
+    String lock = dialect.forUpdate();
+    bumpRevision =
+        "UPDATE adk_sessions SET revision = revision + 1, update_seconds = ?, update_nanos = ?"
+            + " WHERE app_name = ? AND user_id = ? AND session_id = ? AND revision = ?"
+            + " AND (lease_owner IS NULL OR lease_owner = ? OR lease_until < "
+            + now
+            + ") RETURNING pk, revision";
+    String leaseColumns =
+        "SELECT pk, lease_owner, lease_until, next_owner, next_until, "
+            + now
+            + " FROM adk_sessions WHERE app_name = ? AND user_id = ? AND session_id = ?";
+    selectLease = leaseColumns;
+    selectLeaseForUpdate = leaseColumns + lock;
+    selectLeaseByKey =
+        "SELECT revision, lease_owner, lease_until, "
+            + now
+            + " FROM adk_sessions WHERE app_name = ? AND user_id = ? AND session_id = ?";
+    takeLease =
+        "UPDATE adk_sessions SET lease_owner = ?, lease_until = "
+            + now
+            + " + ?, next_owner = NULL, next_until = NULL WHERE pk = ? RETURNING lease_until";
+    claimNext = "UPDATE adk_sessions SET next_owner = ?, next_until = " + now + " + ? WHERE pk = ?";
+    renewLease =
+        "UPDATE adk_sessions SET lease_until = "
+            + now
+            + " + ? WHERE pk = ? AND lease_owner = ? RETURNING lease_until";
+    selectAppValue =
+        "SELECT state_value FROM adk_app_state WHERE app_name = ? AND state_key = ?" + lock;
+    selectUserValue =
+        "SELECT state_value FROM adk_user_state WHERE app_name = ? AND user_id = ?"
+            + " AND state_key = ?"
+            + lock;
+    selectSessionValue =
+        "SELECT state_value FROM adk_session_state WHERE session_pk = ? AND state_key = ?" + lock;
+    updateAppValue =
+        "UPDATE adk_app_state SET state_value = " + json + " WHERE app_name = ? AND state_key = ?";
+    updateUserValue =
+        "UPDATE adk_user_state SET state_value = "
+            + json
+            + " WHERE app_name = ? AND user_id = ? AND state_key = ?";
+    updateSessionValue =
+        "UPDATE adk_session_state SET state_value = "
+            + json
+            + " WHERE session_pk = ? AND state_key = ?";
+    insertAppValue =
+        "INSERT INTO adk_app_state (app_name, state_key, state_value) VALUES (?, ?, "
+            + json
+            + ") ON CONFLICT (app_name, state_key) DO NOTHING";
+    insertUserValue =
+        "INSERT INTO adk_user_state (app_name, user_id, state_key, state_value)"
+            + " VALUES (?, ?, ?, "
+            + json
+            + ") ON CONFLICT (app_name, user_id, state_key) DO NOTHING";
+    insertSessionValue =
+        "INSERT INTO adk_session_state (session_pk, state_key, state_value) VALUES (?, ?, "
+            + json
+            + ") ON CONFLICT (session_pk, state_key) DO NOTHING";
     insertEvent =
         "INSERT INTO adk_events (session_pk, seq, event_id, event_time, event)"
             + " VALUES (?, ?, ?, ?, "

@@ -1,0 +1,133 @@
+package dev.adk4j.runner;
+
+import com.google.genai.types.Content;
+import com.google.genai.types.FunctionCall;
+import com.google.genai.types.FunctionResponse;
+import com.google.genai.types.Part;
+import dev.adk4j.agents.BaseAgent;
+import dev.adk4j.agents.InvocationContext;
+import dev.adk4j.events.Event;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Keeps a session's history valid for a model when an invocation ends early: every function call
+ * gets a response, and a final event records why the invocation ended.
+ */
+final class InvocationHistory {
+  private static final Logger log = LoggerFactory.getLogger(InvocationHistory.class);
+
+  private InvocationHistory() {}
+
+  /**
+   * The events that close invocation {@code invocationId} of {@code ctx}'s session: for each event
+   * with function calls that have no response, an event (same author and branch) answering them
+   * with an error; then an event by {@code agent} carrying {@code code} and {@code message}.
+   */
+  static List<Event> close(
+      InvocationContext ctx, String invocationId, BaseAgent agent, String code, String message) {
+    List<Event> events = new ArrayList<>();
+    for (Map.Entry<Event, List<FunctionCall>> e :
+        unanswered(ctx.session().events(), invocationId).entrySet()) {
+      Event call = e.getKey();
+      List<Part> parts = new ArrayList<>();
+      for (FunctionCall fc : e.getValue()) {
+        parts.add(
+            Part.builder()
+                .functionResponse(
+                    FunctionResponse.builder()
+                        .id(fc.id().orElse(null))
+                        .name(fc.name().orElse(""))
+                        .response(
+                            Map.of(
+                                "error",
+                                "The invocation ended before this call was answered: " + message))
+                        .build())
+                .build());
+      }
+      events.add(
+          Event.builder()
+              .invocationId(invocationId)
+              .author(call.author())
+              .branch(call.branch().orElse(null))
+              .content(Content.builder().role("user").parts(parts).build())
+              .build());
+    }
+    events.add(
+        Event.builder()
+            .invocationId(invocationId)
+            .author(agent.name())
+            .errorCode(code)
+            .errorMessage(message)
+            .turnComplete(true)
+            .build());
+    return events;
+  }
+
+  /**
+   * If the session's last invocation left function calls unanswered (its process stopped in the
+   * middle of a turn), closes them with code {@code INTERRUPTED} before a new turn begins. Called
+   * with the session's lease held, so that invocation is over.
+   */
+  static void closeInterrupted(InvocationContext ctx, BaseAgent agent) {
+    List<Event> events = ctx.session().events();
+    if (events.isEmpty()) {
+      return;
+    }
+    String last = events.get(events.size() - 1).invocationId();
+    if (last == null || unanswered(events, last).isEmpty()) {
+      return;
+    }
+    log.warn(
+        "Invocation {} of session '{}' of user '{}' in app '{}' ended with function calls"
+            + " unanswered; answering them with an error before invocation {}",
+        last,
+        ctx.session().id(),
+        ctx.userId(),
+        ctx.appName(),
+        ctx.invocationId());
+    String message =
+        "invocation " + last + " was interrupted before it finished (its process stopped?)";
+    for (Event e : close(ctx, last, agent, "INTERRUPTED", message)) {
+      ctx.persist(e);
+    }
+  }
+
+  /** The events of {@code invocationId} with function calls that no later event answers. */
+  private static Map<Event, List<FunctionCall>> unanswered(
+      List<Event> events, String invocationId) {
+    Set<String> answered = new HashSet<>();
+    Map<Event, List<FunctionCall>> calls = new LinkedHashMap<>();
+    for (int i = events.size() - 1; i >= 0; i--) {
+      Event e = events.get(i);
+      if (!invocationId.equals(e.invocationId())) {
+        if (!calls.isEmpty() || !answered.isEmpty()) {
+          break;
+        }
+        continue;
+      }
+      for (Part p : e.content().flatMap(Content::parts).orElse(List.of())) {
+        p.functionResponse().flatMap(FunctionResponse::id).ifPresent(answered::add);
+      }
+      List<FunctionCall> open = new ArrayList<>();
+      for (Part p : e.content().flatMap(Content::parts).orElse(List.of())) {
+        if (p.functionCall().isPresent()) {
+          FunctionCall fc = p.functionCall().get();
+          if (fc.id().isEmpty() || !answered.contains(fc.id().get())) {
+            open.add(fc);
+          }
+        }
+      }
+      if (!open.isEmpty()) {
+        calls.put(e, open);
+      }
+    }
+    return calls;
+  }
+}

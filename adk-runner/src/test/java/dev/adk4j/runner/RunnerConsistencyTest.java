@@ -1,0 +1,448 @@
+package dev.adk4j.runner;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.google.genai.types.Content;
+import com.google.genai.types.FunctionDeclaration;
+import com.google.genai.types.Part;
+import dev.adk4j.agents.LlmAgent;
+import dev.adk4j.agents.LlmCallsLimitExceededException;
+import dev.adk4j.agents.RunConfig;
+import dev.adk4j.events.Event;
+import dev.adk4j.events.EventActions;
+import dev.adk4j.models.BaseLlm;
+import dev.adk4j.models.LlmRequest;
+import dev.adk4j.models.LlmResponse;
+import dev.adk4j.sessions.InMemorySessionService;
+import dev.adk4j.sessions.Session;
+import dev.adk4j.sessions.SessionBusyException;
+import dev.adk4j.sessions.SessionLease;
+import dev.adk4j.sessions.StateConflictException;
+import dev.adk4j.testing.Contents;
+import dev.adk4j.testing.FakeLlm;
+import dev.adk4j.tools.BaseTool;
+import dev.adk4j.tools.ToolContext;
+import io.reactivex.rxjava3.core.Flowable;
+import io.reactivex.rxjava3.core.Maybe;
+import io.reactivex.rxjava3.core.Single;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What an invocation leaves in the session when it fails or conflicts, how its events reach the
+ * caller, and how turns on one session are serialized.
+ */
+class RunnerConsistencyTest {
+
+  static final String APP = "app";
+  static final String USER = "u";
+
+  final InMemorySessionService sessions = new InMemorySessionService();
+
+  Runner runner(LlmAgent agent) {
+    return new Runner(agent, APP, null, sessions);
+  }
+
+  Session newSession(String id) {
+    return sessions.createSession(APP, USER, null, id).blockingGet();
+  }
+
+  List<Event> storedEvents(String id) {
+    return sessions.listEvents(APP, USER, id).blockingGet().events();
+  }
+
+  /** A tool named {@code name} whose body is {@code body}. */
+  static BaseTool tool(
+      String name, java.util.function.Function<ToolContext, Map<String, Object>> body) {
+    return new BaseTool(name, name) {
+      @Override
+      public Optional<FunctionDeclaration> declaration() {
+        return Optional.of(FunctionDeclaration.builder().name(name).build());
+      }
+
+      @Override
+      public Single<Map<String, Object>> runAsync(Map<String, Object> args, ToolContext ctx) {
+        return Single.fromCallable(() -> body.apply(ctx));
+      }
+    };
+  }
+
+  /** Function call ids in the stored history without a stored response. */
+  static Set<String> unansweredCalls(List<Event> events) {
+    Set<String> calls = new HashSet<>();
+    for (Event e : events) {
+      for (Part p : e.content().flatMap(Content::parts).orElse(List.of())) {
+        p.functionCall().flatMap(c -> c.id()).ifPresent(calls::add);
+      }
+    }
+    for (Event e : events) {
+      for (Part p : e.content().flatMap(Content::parts).orElse(List.of())) {
+        p.functionResponse().flatMap(r -> r.id()).ifPresent(calls::remove);
+      }
+    }
+    return calls;
+  }
+
+  @Test
+  void toolThatWritesStateThenThrows_hasItsWritesDiscarded() {
+    BaseTool failing =
+        tool(
+            "half",
+            ctx -> {
+              ctx.state().put("user:written", "by a failing tool");
+              ctx.state().increment("user:n", 1);
+              throw new IllegalStateException("half done");
+            });
+    FakeLlm llm = FakeLlm.builder().thenFunctionCall("half", Map.of()).thenText("ok").build();
+    newSession("s");
+
+    runner(LlmAgent.builder().name("A").model(llm).tools(failing).build())
+        .runAsync(USER, "s", Contents.user("go"))
+        .blockingSubscribe();
+
+    Event response = storedEvents("s").get(2);
+    assertThat(response.functionResponses()).hasSize(1);
+    assertThat(response.functionResponses().get(0).response().orElseThrow().get("error"))
+        .asString()
+        .contains("half done");
+    assertThat(response.actions().stateDelta()).isEmpty();
+    assertThat(sessions.getSession(APP, USER, "s").blockingGet().state())
+        .doesNotContainKeys("user:written", "user:n");
+  }
+
+  @Test
+  void callbackWritingOnlyTempKeys_storesNoEvent_butItsWritesAreVisible() {
+    FakeLlm llm = FakeLlm.answering(req -> FakeLlm.textResponse("mode " + req.systemInstruction()));
+    LlmAgent agent =
+        LlmAgent.builder()
+            .name("A")
+            .model(llm)
+            .instruction("{temp:mode}")
+            .beforeAgentCallback(
+                cc -> {
+                  cc.state().put("temp:mode", "fast");
+                  return Maybe.empty();
+                })
+            .build();
+    newSession("s");
+
+    List<Event> emitted =
+        runner(agent).runAsync(USER, "s", Contents.user("hi")).toList().blockingGet();
+
+    assertThat(emitted).hasSize(1);
+    assertThat(storedEvents("s")).hasSize(2); // the user's message and the reply only
+    assertThat(llm.lastRequest().systemInstruction()).contains("fast");
+  }
+
+  @Test
+  void maxLlmCalls_blockingForEachSeesEveryStoredEvent_thenTheError_andTheHistoryIsClosed() {
+    FakeLlm llm = FakeLlm.answering(req -> FakeLlm.functionCallResponse("noop", Map.of()));
+    LlmAgent agent =
+        LlmAgent.builder().name("A").model(llm).tools(tool("noop", ctx -> Map.of())).build();
+    Runner runner = runner(agent);
+    // Repeated: the error must never overtake events still queued in the blocking iterator.
+    for (int round = 0; round < 20; round++) {
+      String id = "s" + round;
+      newSession(id);
+      List<Event> seen = new ArrayList<>();
+
+      assertThatThrownBy(
+              () ->
+                  runner
+                      .runAsync(
+                          USER, id, Contents.user("go"), RunConfig.builder().maxLlmCalls(3).build())
+                      .blockingForEach(seen::add))
+          .isInstanceOf(LlmCallsLimitExceededException.class);
+
+      List<Event> stored = storedEvents(id);
+      // Everything stored but the user's message was emitted, in order.
+      assertThat(seen)
+          .extracting(Event::id)
+          .isEqualTo(stored.subList(1, stored.size()).stream().map(Event::id).toList());
+      assertThat(seen).hasSize(7); // 3 x (call, response), then the final event
+      Event last = stored.get(stored.size() - 1);
+      assertThat(last.errorCode()).contains("LLM_CALLS_LIMIT_EXCEEDED");
+      assertThat(last.errorMessage().orElseThrow()).contains("maxLlmCalls = 3");
+      assertThat(unansweredCalls(stored)).isEmpty();
+    }
+  }
+
+  @Test
+  void modelErrorAfterAFunctionCall_leavesTheCallAnswered_andAFinalErrorEvent() {
+    FakeLlm llm =
+        FakeLlm.builder()
+            .thenFunctionCall("noop", Map.of())
+            .thenError(new dev.adk4j.models.LlmException("model unavailable", 503, null, null))
+            .build();
+    LlmAgent agent =
+        LlmAgent.builder().name("A").model(llm).tools(tool("noop", ctx -> Map.of())).build();
+    newSession("s");
+    List<Event> seen = new CopyOnWriteArrayList<>();
+    Throwable[] error = new Throwable[1];
+
+    runner(agent)
+        .runAsync(USER, "s", Contents.user("go"))
+        .blockingSubscribe(seen::add, e -> error[0] = e);
+
+    assertThat(error[0]).isInstanceOf(dev.adk4j.models.LlmException.class);
+    List<Event> stored = storedEvents("s");
+    assertThat(unansweredCalls(stored)).isEmpty();
+    assertThat(stored.get(stored.size() - 1).errorCode()).contains("MODEL_ERROR");
+    assertThat(seen).hasSize(stored.size() - 1);
+  }
+
+  @Test
+  void streamingPartials_reachTheConsumerWhileTheModelIsStillAnswering() throws Exception {
+    CountDownLatch firstSeen = new CountDownLatch(1);
+    BaseLlm slow =
+        new BaseLlm("slow") {
+          @Override
+          public Flowable<LlmResponse> generateContent(LlmRequest request, boolean stream) {
+            return Flowable.create(
+                e -> {
+                  e.onNext(partial("Hel"));
+                  // The rest comes only once the consumer has the first piece.
+                  if (!firstSeen.await(10, TimeUnit.SECONDS)) {
+                    e.onError(
+                        new AssertionError("first partial was not delivered while streaming"));
+                    return;
+                  }
+                  e.onNext(partial("lo"));
+                  e.onNext(FakeLlm.textResponse("Hello"));
+                  e.onComplete();
+                },
+                io.reactivex.rxjava3.core.BackpressureStrategy.BUFFER);
+          }
+        };
+    newSession("s");
+    List<Event> seen = new ArrayList<>();
+
+    runner(LlmAgent.builder().name("A").model(slow).build())
+        .runAsync(
+            USER,
+            "s",
+            Contents.user("hi"),
+            RunConfig.builder().streamingMode(RunConfig.StreamingMode.SSE).build())
+        .blockingForEach(
+            e -> {
+              seen.add(e);
+              firstSeen.countDown();
+            });
+
+    assertThat(seen).extracting(e -> e.partial().orElse(false)).containsExactly(true, true, false);
+  }
+
+  static LlmResponse partial(String text) {
+    return LlmResponse.builder()
+        .content(Content.builder().role("model").parts(Part.fromText(text)).build())
+        .partial(true)
+        .build();
+  }
+
+  /**
+   * A tool that reads {@code user:count}, and on its first run lets another session of the user
+   * count in between, then writes its read value + 1: a read-modify-write that lost a race.
+   */
+  BaseTool racingCounter(AtomicInteger runs) {
+    return tool(
+        "count",
+        ctx -> {
+          Object v = ctx.state().get("user:count");
+          int n = v == null ? 0 : ((Number) v).intValue();
+          if (runs.incrementAndGet() == 1) {
+            Session other = sessions.getSession(APP, USER, "other").blockingGet();
+            sessions
+                .appendEvent(
+                    other,
+                    Event.builder()
+                        .author("other")
+                        .actions(EventActions.builder().putState("user:count", 10).build())
+                        .build())
+                .blockingGet();
+          }
+          ctx.state().put("user:count", n + 1);
+          return Map.of("count", n + 1);
+        });
+  }
+
+  @Test
+  void conflict_byDefault_endsTheInvocationWithTheConflict_andLosesNothing() {
+    newSession("s");
+    newSession("other");
+    AtomicInteger runs = new AtomicInteger();
+    FakeLlm llm = FakeLlm.builder().thenFunctionCall("count", Map.of()).thenText("done").build();
+    LlmAgent agent = LlmAgent.builder().name("A").model(llm).tools(racingCounter(runs)).build();
+
+    assertThatThrownBy(
+            () -> runner(agent).runAsync(USER, "s", Contents.user("count")).blockingSubscribe())
+        .isInstanceOf(StateConflictException.class)
+        .hasMessageContaining("'user:count'")
+        .hasMessageContaining("'s'");
+
+    // The other session's update stands; the conflicting write was not stored.
+    assertThat(sessions.getSession(APP, USER, "s").blockingGet().state())
+        .containsEntry("user:count", 10);
+    List<Event> stored = storedEvents("s");
+    assertThat(unansweredCalls(stored)).isEmpty();
+    Event last = stored.get(stored.size() - 1);
+    assertThat(last.errorCode()).contains("STATE_CONFLICT");
+    assertThat(stored).noneMatch(e -> e.actions().stateDelta().containsKey("user:count"));
+    assertThat(runs.get()).isEqualTo(1);
+  }
+
+  @Test
+  void conflict_withRetries_reRunsTheToolOnFreshState() {
+    newSession("s");
+    newSession("other");
+    AtomicInteger runs = new AtomicInteger();
+    FakeLlm llm = FakeLlm.builder().thenFunctionCall("count", Map.of()).thenText("done").build();
+    LlmAgent agent = LlmAgent.builder().name("A").model(llm).tools(racingCounter(runs)).build();
+
+    List<Event> events =
+        runner(agent)
+            .runAsync(
+                USER,
+                "s",
+                Contents.user("count"),
+                RunConfig.builder().stateConflictRetries(2).build())
+            .toList()
+            .blockingGet();
+
+    assertThat(runs.get()).isEqualTo(2);
+    assertThat(sessions.getSession(APP, USER, "s").blockingGet().state())
+        .containsEntry("user:count", 11);
+    assertThat(events.get(events.size() - 1).errorCode()).isEmpty();
+    assertThat(unansweredCalls(storedEvents("s"))).isEmpty();
+  }
+
+  @Test
+  void incrementThroughTheRunner_recordsTheStoredValue() {
+    newSession("s");
+    newSession("other");
+    sessions
+        .appendEvent(
+            sessions.getSession(APP, USER, "other").blockingGet(),
+            Event.builder()
+                .author("x")
+                .actions(EventActions.builder().putState("user:count", 41).build())
+                .build())
+        .blockingGet();
+    FakeLlm llm = FakeLlm.builder().thenFunctionCall("inc", Map.of()).thenText("done").build();
+    LlmAgent agent =
+        LlmAgent.builder()
+            .name("A")
+            .model(llm)
+            .tools(tool("inc", ctx -> Map.of("live", ctx.state().increment("user:count", 1))))
+            .build();
+
+    List<Event> events =
+        runner(agent).runAsync(USER, "s", Contents.user("inc")).toList().blockingGet();
+
+    assertThat(events.get(1).actions().stateDelta()).containsEntry("user:count", 42);
+    assertThat(sessions.getSession(APP, USER, "other").blockingGet().state())
+        .containsEntry("user:count", 42);
+  }
+
+  @Test
+  void twoRunnersOnOneSession_takeTurns_andNoTurnFails() throws Exception {
+    newSession("s");
+    int turns = 20;
+    ExecutorService pool = Executors.newFixedThreadPool(2);
+    List<Future<Integer>> done = new ArrayList<>();
+    for (int r = 0; r < 2; r++) {
+      LlmAgent agent =
+          LlmAgent.builder()
+              .name("A")
+              .model(
+                  FakeLlm.builder()
+                      .otherwise(
+                          req ->
+                              req.contents()
+                                      .get(req.contents().size() - 1)
+                                      .parts()
+                                      .orElseThrow()
+                                      .get(0)
+                                      .functionResponse()
+                                      .isPresent()
+                                  ? FakeLlm.textResponse("done")
+                                  : FakeLlm.functionCallResponse("inc", Map.of()))
+                      .build())
+              .tools(
+                  tool(
+                      "inc",
+                      ctx -> {
+                        Object v = ctx.state().get("count");
+                        ctx.state().put("count", v == null ? 1 : ((Number) v).intValue() + 1);
+                        return Map.of();
+                      }))
+              .build();
+      Runner runner = runner(agent);
+      done.add(
+          pool.submit(
+              () -> {
+                for (int i = 0; i < turns; i++) {
+                  runner.runAsync(USER, "s", Contents.user("turn")).blockingSubscribe();
+                }
+                return turns;
+              }));
+    }
+    for (Future<Integer> f : done) {
+      f.get(60, TimeUnit.SECONDS);
+    }
+    pool.shutdown();
+    assertThat(sessions.getSession(APP, USER, "s").blockingGet().state())
+        .containsEntry("count", 2 * turns);
+    // Invocations are contiguous: once an invocation's events end, its id never shows again.
+    List<String> order = new ArrayList<>();
+    for (Event e : storedEvents("s")) {
+      if (order.isEmpty() || !order.get(order.size() - 1).equals(e.invocationId())) {
+        assertThat(order).doesNotContain(e.invocationId());
+        order.add(e.invocationId());
+      }
+    }
+    assertThat(order).hasSize(2 * turns);
+  }
+
+  @Test
+  void aTurnWaitsForTheSession_atMostMaxSessionWait() {
+    newSession("s");
+    SessionLease held = sessions.acquireLease(APP, USER, "s", Duration.ZERO).blockingGet();
+    LlmAgent agent =
+        LlmAgent.builder()
+            .name("A")
+            .model(FakeLlm.answering(r -> FakeLlm.textResponse("x")))
+            .build();
+    try {
+      assertThatThrownBy(
+              () ->
+                  runner(agent)
+                      .runAsync(
+                          USER,
+                          "s",
+                          Contents.user("hi"),
+                          RunConfig.builder().maxSessionWait(Duration.ofMillis(200)).build())
+                      .blockingSubscribe())
+          .isInstanceOf(SessionBusyException.class)
+          .hasMessageContaining("'s'");
+      assertThat(storedEvents("s")).isEmpty();
+    } finally {
+      held.close();
+    }
+    assertThat(runner(agent).runAsync(USER, "s", Contents.user("hi")).toList().blockingGet())
+        .hasSize(1);
+  }
+}

@@ -1,0 +1,152 @@
+package dev.adk4j.sessions;
+
+import dev.adk4j.sessions.jdbc.JdbcSessionStore;
+import java.lang.management.ManagementFactory;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.UUID;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+
+/** Session leases stored in the database: acquisition with a bounded wait, renewal, release. */
+final class Leases {
+  private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(Leases.class);
+
+  /** Names this process in lease owners, so that a log line says which instance holds a session. */
+  private static final String INSTANCE = ManagementFactory.getRuntimeMXBean().getName();
+
+  /** The longest pause between two looks at a busy lease. */
+  private static final long MAX_POLL_MILLIS = 50;
+
+  /** Renews every held lease of this process; one daemon thread. */
+  private static final ScheduledExecutorService RENEWALS =
+      Executors.newSingleThreadScheduledExecutor(
+          r -> {
+            Thread t = new Thread(r, "adk4j-lease-renewal");
+            t.setDaemon(true);
+            return t;
+          });
+
+  private Leases() {}
+
+  static SessionLease acquire(
+      JdbcSessionStore store, String app, String user, String id, Duration maxWait)
+      throws InterruptedException {
+    String owner = INSTANCE + "/" + UUID.randomUUID();
+    String context = SessionException.describe(app, user, id);
+    long start = System.nanoTime();
+    long deadline = start + maxWait.toNanos();
+    long pause = 1;
+    JdbcSessionStore.LeaseAttempt attempt;
+    while (true) {
+      attempt = store.tryLease(app, user, id, owner);
+      if (attempt.taken()) {
+        break;
+      }
+      long left = deadline - System.nanoTime();
+      if (left <= 0) {
+        try {
+          store.dropClaim(attempt.pk(), owner, context);
+        } catch (RuntimeException e) {
+          log.debug("Could not drop the lease claim on {}: {}", context, e.toString());
+        }
+        throw new SessionBusyException(
+            app,
+            user,
+            id,
+            attempt.previousOwner(),
+            Instant.ofEpochMilli(attempt.until()),
+            "another invocation still held the session after waiting "
+                + maxWait.toMillis()
+                + " ms for it");
+      }
+      long sleep =
+          Math.min(pause + ThreadLocalRandom.current().nextLong(pause + 1), MAX_POLL_MILLIS);
+      TimeUnit.MILLISECONDS.sleep(Math.min(sleep, TimeUnit.NANOSECONDS.toMillis(left) + 1));
+      pause = Math.min(pause * 2, MAX_POLL_MILLIS);
+    }
+    if (attempt.previousOwner() != null) {
+      log.warn(
+          "Took over the lease of {} from '{}', which expired without being released (its holder"
+              + " probably stopped)",
+          context,
+          attempt.previousOwner());
+    }
+    long waited = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+    log.debug("Leased {} as '{}' after {} ms", context, owner, waited);
+    return new DbLease(store, attempt.pk(), owner, context);
+  }
+
+  private static final class DbLease implements SessionLease {
+    private final JdbcSessionStore store;
+    private final long pk;
+    private final String owner;
+    private final String context;
+    private final ScheduledFuture<?> renewal;
+    private volatile boolean held = true;
+
+    DbLease(JdbcSessionStore store, long pk, String owner, String context) {
+      this.store = store;
+      this.pk = pk;
+      this.owner = owner;
+      this.context = context;
+      long every = Math.max(10, store.config().leaseDuration().toMillis() / 3);
+      this.renewal =
+          RENEWALS.scheduleWithFixedDelay(this::renew, every, every, TimeUnit.MILLISECONDS);
+    }
+
+    private void renew() {
+      if (!held) {
+        return;
+      }
+      try {
+        if (store.renewLease(pk, owner, context) < 0) {
+          held = false;
+          renewal.cancel(false);
+          log.warn(
+              "Lost the lease of {} held as '{}': it expired and another instance took it over;"
+                  + " this invocation's further appends will be refused",
+              context,
+              owner);
+        }
+      } catch (RuntimeException e) {
+        log.warn("Could not renew the lease of {}; will retry: {}", context, e.toString());
+      }
+    }
+
+    @Override
+    public String owner() {
+      return owner;
+    }
+
+    @Override
+    public boolean isHeld() {
+      return held;
+    }
+
+    @Override
+    public void close() {
+      renewal.cancel(false);
+      if (!held) {
+        return;
+      }
+      held = false;
+      try {
+        store.releaseLease(pk, owner, context);
+      } catch (RuntimeException e) {
+        log.warn(
+            "Could not release the lease of {}; it lapses when it expires: {}",
+            context,
+            e.toString());
+      }
+    }
+
+    @Override
+    public String toString() {
+      return "SessionLease{" + context + ", owner=" + owner + ", held=" + held + "}";
+    }
+  }
+}
