@@ -17,8 +17,8 @@ public final class CallbackStateExample {
   // tag::callback[]
   /** After the agent answers, count the answer; the write lands in the callback's own event. */
   static Maybe<com.google.genai.types.Content> onAfterAgent(CallbackContext callbackContext) {
-    int count = ((Number) callbackContext.state().getOrDefault("user:answers_given", 0)).intValue();
-    callbackContext.state().put("user:answers_given", count + 1);
+    // A counter shared by the user's sessions: increment, so concurrent sessions all count.
+    callbackContext.state().increment("user:answers_given", 1);
     callbackContext.state().put("temp:last_operation_status", "success");
     return Maybe.empty(); // no content: the agent's answer stands
   }

@@ -5,7 +5,6 @@ import dev.adk4j.events.EventActions;
 import dev.adk4j.sessions.DatabaseSessionService;
 import dev.adk4j.sessions.Session;
 import java.nio.file.Path;
-import java.util.Map;
 
 /**
  * State that survives restarts: each run of this program opens the SQLite file, starts a new
@@ -26,13 +25,15 @@ public final class PersistenceExample {
     try (DatabaseSessionService sessions =
         new DatabaseSessionService("jdbc:sqlite:" + databaseFile)) {
       Session session = sessions.createSession("visits_app", "alice", null, null).blockingGet();
-      int visits = ((Number) session.state().getOrDefault("user:visits", 0)).intValue() + 1;
+      // An increment, not get + 1: the store adds it atomically, so visits counted by other
+      // processes at the same time are never lost; the stored event records the new value.
       Event visit =
           Event.builder()
               .author("system")
-              .actions(EventActions.builder().stateDelta(Map.of("user:visits", visits)).build())
+              .actions(EventActions.builder().incrementState("user:visits", 1).build())
               .build();
       sessions.appendEvent(session, visit).blockingGet();
+      int visits = ((Number) session.state().get("user:visits")).intValue();
       // end::persistence[]
       t.say(
           "opened " + databaseFile + ", new session " + session.id() + ": user:visits = " + visits);
