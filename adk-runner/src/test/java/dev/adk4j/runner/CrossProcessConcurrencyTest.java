@@ -12,7 +12,9 @@ import dev.adk4j.events.Event;
 import dev.adk4j.runner.TurnWorker.Mode;
 import dev.adk4j.runner.TurnWorker.Tally;
 import dev.adk4j.runner.TurnWorker.Turn;
+import dev.adk4j.sessions.BaseSessionService;
 import dev.adk4j.sessions.DatabaseSessionService;
+import dev.adk4j.sessions.InMemorySessionService;
 import dev.adk4j.sessions.SharedEmbeddedPostgres;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -78,7 +80,9 @@ class CrossProcessConcurrencyTest {
 
   enum Backend {
     SQLITE,
-    POSTGRES
+    POSTGRES,
+    /** In-memory service: one JVM only, so only the threads test uses it. */
+    MEMORY
   }
 
   @TempDir Path dir;
@@ -113,6 +117,10 @@ class CrossProcessConcurrencyTest {
         .flatMap(b -> Stream.of(Arguments.of(b, Mode.RMW), Arguments.of(b, Mode.ATOMIC)));
   }
 
+  static Stream<Arguments> databaseBackendsAndModes() {
+    return backendsAndModes().filter(a -> a.get()[0] != Backend.MEMORY);
+  }
+
   // ---------------------------------------------------------------------------------------------
   // 1. Threads in one JVM
   // ---------------------------------------------------------------------------------------------
@@ -123,7 +131,10 @@ class CrossProcessConcurrencyTest {
       throws Exception {
     int threads = 4;
     int turnsEach = 50;
-    DatabaseSessionService service = open(newUrl(backend), DEFAULT_LEASE);
+    BaseSessionService service =
+        backend == Backend.MEMORY
+            ? new InMemorySessionService()
+            : open(newUrl(backend), DEFAULT_LEASE);
     Runner runner = new Runner(TurnWorker.agent(mode, null), APP, null, service);
     List<String> sessions = new ArrayList<>();
     for (int t = 0; t < threads; t++) {
@@ -209,7 +220,7 @@ class CrossProcessConcurrencyTest {
   // ---------------------------------------------------------------------------------------------
 
   @ParameterizedTest(name = "{0} {1}")
-  @MethodSource("backendsAndModes")
+  @MethodSource("databaseBackendsAndModes")
   void twoProcesses_ownSessions_sameUser(Backend backend, Mode mode) throws Exception {
     int n = 100;
     String url = newUrl(backend);
@@ -271,7 +282,9 @@ class CrossProcessConcurrencyTest {
   // ---------------------------------------------------------------------------------------------
 
   @ParameterizedTest(name = "{0}")
-  @EnumSource(Backend.class)
+  @EnumSource(
+      value = Backend.class,
+      names = {"SQLITE", "POSTGRES"})
   void twoProcesses_oneSession_turnsSerializedWhole(Backend backend) throws Exception {
     int n = 200;
     String url = newUrl(backend);
@@ -333,7 +346,9 @@ class CrossProcessConcurrencyTest {
   // ---------------------------------------------------------------------------------------------
 
   @ParameterizedTest(name = "{0}")
-  @EnumSource(Backend.class)
+  @EnumSource(
+      value = Backend.class,
+      names = {"SQLITE", "POSTGRES"})
   void processKilledMidTurn_nextTurnTakesOverAfterLease_andClosesTheCall(Backend backend)
       throws Exception {
     Duration lease = Duration.ofSeconds(2);
@@ -400,6 +415,7 @@ class CrossProcessConcurrencyTest {
     return switch (backend) {
       case SQLITE -> "jdbc:sqlite:" + dir.resolve("s" + files.incrementAndGet() + ".db");
       case POSTGRES -> POSTGRES.newDatabase();
+      case MEMORY -> throw new IllegalArgumentException("no URL for the in-memory service");
     };
   }
 
@@ -409,13 +425,13 @@ class CrossProcessConcurrencyTest {
     return service;
   }
 
-  private static long storedCount(DatabaseSessionService service, String sessionId) {
+  private static long storedCount(BaseSessionService service, String sessionId) {
     Object v = service.getSession(APP, USER, sessionId).blockingGet().state().get(KEY);
     assertThat(v).as("stored %s", KEY).isInstanceOf(Number.class);
     return ((Number) v).longValue();
   }
 
-  private static History history(DatabaseSessionService service, String sessionId) {
+  private static History history(BaseSessionService service, String sessionId) {
     return new History(sessionId, service.listEvents(APP, USER, sessionId).blockingGet().events());
   }
 
