@@ -102,6 +102,12 @@ final class Leases {
       if (!held) {
         return;
       }
+      if (store.isClosed()) {
+        // The service was closed with this lease still held: it lapses when it expires.
+        held = false;
+        renewal.cancel(false);
+        return;
+      }
       try {
         if (store.renewLease(pk, owner, context) < 0) {
           held = false;

@@ -671,6 +671,11 @@ public final class JdbcSessionStore implements AutoCloseable {
         });
   }
 
+  /** Whether {@link #close()} was called. */
+  public boolean isClosed() {
+    return closed;
+  }
+
   /** The lease settings this store runs with. */
   public DatabaseSessionConfig config() {
     return config;
