@@ -164,7 +164,8 @@ public final class DatabaseSessionService implements BaseSessionService, AutoClo
                   prepared.stored(),
                   prepared.split(),
                   prepared.expected(),
-                  prepared.increments());
+                  prepared.increments(),
+                  resolved -> Appends.withResolved(prepared.stored(), resolved));
           return new Appends.Stored(r.revision(), r.resolved());
         });
   }

@@ -41,8 +41,8 @@ final class Leases {
     long deadline = start + maxWait.toNanos();
     long pause = 1;
     JdbcSessionStore.LeaseAttempt attempt;
-    while (true) {
-      attempt = store.tryLease(app, user, id, owner);
+    for (boolean first = true; ; first = false) {
+      attempt = store.tryLease(app, user, id, owner, first);
       if (attempt.taken()) {
         break;
       }

@@ -387,7 +387,8 @@ public final class JdbcSessionStore implements AutoCloseable {
    * Appends {@code stored} to a session at {@code expectedRevision} and applies {@code delta}, in
    * one transaction. Keys in {@code expected} must hold the given values (null: absent) or nothing
    * is stored; keys in {@code increments} get the amount added to their stored value, and the
-   * stored event records the result. The session must not be leased to another owner than {@code
+   * stored event records the result ({@code withResolved} gives the event to store once the
+   * incremented values are known). The session must not be leased to another owner than {@code
    * leaseOwner}.
    *
    * @return the session's new revision and the incremented values
@@ -407,7 +408,8 @@ public final class JdbcSessionStore implements AutoCloseable {
       Event stored,
       Scope.Split delta,
       Map<String, @Nullable Object> expected,
-      Map<String, Long> increments) {
+      Map<String, Long> increments,
+      java.util.function.Function<Map<String, Object>, Event> withResolved) {
     String context = describe(app, user, id);
     List<List<StateOp>> ops = encode(delta, expected, increments, context);
     String plainJson = increments.isEmpty() ? checkedEventJson(stored, context) : null;
@@ -439,7 +441,7 @@ public final class JdbcSessionStore implements AutoCloseable {
           String eventJson =
               plainJson != null
                   ? plainJson
-                  : checkedEventJson(withResolved(stored, resolved), context);
+                  : checkedEventJson(withResolved.apply(resolved), context);
           try (PreparedStatement ps = c.prepareStatement(sql.insertEvent)) {
             ps.setLong(1, pk);
             ps.setLong(2, revision);
@@ -468,15 +470,6 @@ public final class JdbcSessionStore implements AutoCloseable {
               + " bytes (DatabaseSessionConfig.maxEventBytes); nothing was stored");
     }
     return eventJson;
-  }
-
-  private static Event withResolved(Event event, Map<String, Object> resolved) {
-    if (resolved.isEmpty()) {
-      return event;
-    }
-    Map<String, @Nullable Object> d = new java.util.LinkedHashMap<>(event.actions().stateDelta());
-    d.putAll(resolved);
-    return event.toBuilder().actions(event.actions().toBuilder().stateDelta(d).build()).build();
   }
 
   /**
@@ -550,19 +543,23 @@ public final class JdbcSessionStore implements AutoCloseable {
   private static final long CLAIM_MILLIS = 1_000;
 
   /**
-   * One attempt to take the lease of a session for {@code owner}: a read to see whether it looks
-   * free, and, if so, a write transaction that checks again and takes it. A waiter that finds it
-   * busy claims the next turn, so that the holder cannot take it straight back.
+   * One attempt to take the lease of a session for {@code owner}: a write transaction that checks
+   * and takes it (after the {@code first} attempt, only once a read finds it looking free). A
+   * waiter that finds it busy claims the next turn, so that the holder cannot take it straight
+   * back.
    *
    * @throws SessionNotFoundException if there is no such session
    */
-  public LeaseAttempt tryLease(String app, String user, String id, String owner) {
+  public LeaseAttempt tryLease(String app, String user, String id, String owner, boolean first) {
     String context = describe(app, user, id);
-    LeaseState seen =
-        transaction(
-            false, "read the lease of " + context, c -> leaseState(c, app, user, id, false));
-    if (!seen.freeFor(owner) && !seen.shouldClaim(owner, CLAIM_MILLIS)) {
-      return new LeaseAttempt(false, seen.pk(), seen.until(), seen.owner(), seen);
+    if (!first) {
+      // While waiting, look before writing: most looks find the session still busy.
+      LeaseState seen =
+          transaction(
+              false, "read the lease of " + context, c -> leaseState(c, app, user, id, false));
+      if (!seen.freeFor(owner) && !seen.shouldClaim(owner, CLAIM_MILLIS)) {
+        return new LeaseAttempt(false, seen.pk(), seen.until(), seen.owner(), seen);
+      }
     }
     return transaction(
         true,
