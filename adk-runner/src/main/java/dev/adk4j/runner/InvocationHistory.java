@@ -104,14 +104,16 @@ final class InvocationHistory {
       List<Event> events, String invocationId) {
     Set<String> answered = new HashSet<>();
     Map<Event, List<FunctionCall>> calls = new LinkedHashMap<>();
+    boolean inInvocation = false;
     for (int i = events.size() - 1; i >= 0; i--) {
       Event e = events.get(i);
       if (!invocationId.equals(e.invocationId())) {
-        if (!calls.isEmpty() || !answered.isEmpty()) {
-          break;
+        if (inInvocation) {
+          break; // an invocation's events are contiguous: this is the one before it
         }
         continue;
       }
+      inInvocation = true;
       for (Part p : e.content().flatMap(Content::parts).orElse(List.of())) {
         p.functionResponse().flatMap(FunctionResponse::id).ifPresent(answered::add);
       }

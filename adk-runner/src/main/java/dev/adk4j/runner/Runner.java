@@ -306,7 +306,7 @@ public class Runner {
         return;
       }
       String code = errorCode(failure);
-      String message = String.valueOf(failure.getMessage());
+      String message = failure.getMessage() != null ? failure.getMessage() : failure.toString();
       log.warn(
           "Invocation {} of agent '{}' on {} failed ({}): {}",
           ctx.invocationId(),

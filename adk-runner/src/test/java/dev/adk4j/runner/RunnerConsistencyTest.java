@@ -186,7 +186,9 @@ class RunnerConsistencyTest {
     FakeLlm llm =
         FakeLlm.builder()
             .thenFunctionCall("noop", Map.of())
-            .thenError(new dev.adk4j.models.LlmException("model unavailable", 503, null, null))
+            .thenError(
+                new dev.adk4j.models.LlmException(
+                    "fake", 503, "Model fake answered 503: model unavailable", null))
             .build();
     LlmAgent agent =
         LlmAgent.builder().name("A").model(llm).tools(tool("noop", ctx -> Map.of())).build();
@@ -202,6 +204,8 @@ class RunnerConsistencyTest {
     List<Event> stored = storedEvents("s");
     assertThat(unansweredCalls(stored)).isEmpty();
     assertThat(stored.get(stored.size() - 1).errorCode()).contains("MODEL_ERROR");
+    assertThat(stored.get(stored.size() - 1).errorMessage())
+        .contains("Model fake answered 503: model unavailable");
     assertThat(seen).hasSize(stored.size() - 1);
   }
 
