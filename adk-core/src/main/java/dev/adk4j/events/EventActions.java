@@ -41,8 +41,10 @@ public final class EventActions {
   private final @Nullable Boolean skipSummarization;
   private final Map<String, @Nullable Object> expectedState;
   private final Map<String, Long> stateIncrements;
+  private final @Nullable EventCompaction compaction;
 
   private EventActions(Builder b) {
+    this.compaction = b.compaction;
     this.stateDelta = Collections.unmodifiableMap(new LinkedHashMap<>(b.stateDelta));
     this.expectedState = Collections.unmodifiableMap(new LinkedHashMap<>(b.expectedState));
     this.stateIncrements = Collections.unmodifiableMap(new LinkedHashMap<>(b.stateIncrements));
@@ -69,7 +71,8 @@ public final class EventActions {
         .escalate(escalate)
         .skipSummarization(skipSummarization)
         .expectedState(expectedState)
-        .stateIncrements(stateIncrements);
+        .stateIncrements(stateIncrements)
+        .compaction(compaction);
   }
 
   /** The state changes, unmodifiable: key to new value, or to {@code null} for a removal. */
@@ -98,6 +101,12 @@ public final class EventActions {
   @JsonIgnore
   public Map<String, Long> stateIncrements() {
     return stateIncrements;
+  }
+
+  /** The summary this event carries in place of earlier events, if it is a compaction event. */
+  @JsonProperty("compaction")
+  public Optional<EventCompaction> compaction() {
+    return Optional.ofNullable(compaction);
   }
 
   /** Artifacts saved by the event: file name to the version saved. */
@@ -129,6 +138,7 @@ public final class EventActions {
   public boolean isEmpty() {
     return stateDelta.isEmpty()
         && stateIncrements.isEmpty()
+        && compaction == null
         && artifactDelta.isEmpty()
         && transferToAgent == null
         && escalate == null
@@ -178,6 +188,9 @@ public final class EventActions {
     if (other.skipSummarization != null) {
       b.skipSummarization = other.skipSummarization;
     }
+    if (other.compaction != null) {
+      b.compaction = other.compaction;
+    }
     return b.build();
   }
 
@@ -193,6 +206,7 @@ public final class EventActions {
     return stateDelta.equals(that.stateDelta)
         && expectedState.equals(that.expectedState)
         && stateIncrements.equals(that.stateIncrements)
+        && Objects.equals(compaction, that.compaction)
         && artifactDelta.equals(that.artifactDelta)
         && Objects.equals(transferToAgent, that.transferToAgent)
         && Objects.equals(escalate, that.escalate)
@@ -205,6 +219,7 @@ public final class EventActions {
         stateDelta,
         expectedState,
         stateIncrements,
+        compaction,
         artifactDelta,
         transferToAgent,
         escalate,
@@ -219,6 +234,12 @@ public final class EventActions {
     }
     if (!stateIncrements.isEmpty()) {
       sb.append(", stateIncrements=").append(stateIncrements);
+    }
+    if (compaction != null) {
+      sb.append(", compaction=")
+          .append(compaction.startTimestamp())
+          .append("..")
+          .append(compaction.endTimestamp());
     }
     if (!artifactDelta.isEmpty()) {
       sb.append(", artifactDelta=").append(artifactDelta);
@@ -242,6 +263,7 @@ public final class EventActions {
     private final Map<String, Integer> artifactDelta = new LinkedHashMap<>();
     private final Map<String, @Nullable Object> expectedState = new LinkedHashMap<>();
     private final Map<String, Long> stateIncrements = new LinkedHashMap<>();
+    private @Nullable EventCompaction compaction;
     private @Nullable String transferToAgent;
     private @Nullable Boolean escalate;
     private @Nullable Boolean skipSummarization;
@@ -309,6 +331,13 @@ public final class EventActions {
      */
     public Builder incrementState(String key, long amount) {
       stateIncrements.merge(Objects.requireNonNull(key, "key"), amount, Math::addExact);
+      return this;
+    }
+
+    /** Makes the event a compaction event carrying {@code compaction}. */
+    @JsonProperty("compaction")
+    public Builder compaction(@Nullable EventCompaction compaction) {
+      this.compaction = compaction;
       return this;
     }
 

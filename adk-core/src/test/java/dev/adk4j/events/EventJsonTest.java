@@ -1,6 +1,7 @@
 package dev.adk4j.events;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.google.genai.types.Content;
@@ -54,6 +55,26 @@ class EventJsonTest {
     assertThat(back).isEqualTo(e);
     assertThat(back.actions().stateDelta()).containsEntry("removed_key", null);
     assertThat(back.branch()).contains("root.child");
+  }
+
+  @Test
+  void compactionEvent_roundTripsThroughJson() {
+    EventCompaction compaction =
+        new EventCompaction(
+            100,
+            200,
+            com.google.genai.types.Content.fromParts(
+                com.google.genai.types.Part.fromText("The user asked about cats.")));
+    Event e =
+        Event.builder()
+            .author("user")
+            .actions(EventActions.builder().compaction(compaction).build())
+            .build();
+    Event back = Event.fromJson(e.toJson());
+    assertThat(back.actions().compaction()).contains(compaction);
+    assertThat(back.actions().isEmpty()).isFalse();
+    assertThatThrownBy(() -> new EventCompaction(5, 4, compaction.compactedContent()))
+        .isInstanceOf(IllegalArgumentException.class);
   }
 
   @Test
