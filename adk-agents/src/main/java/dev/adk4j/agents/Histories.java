@@ -5,10 +5,12 @@ import com.google.genai.types.FunctionCall;
 import com.google.genai.types.FunctionResponse;
 import com.google.genai.types.Part;
 import dev.adk4j.events.Event;
+import dev.adk4j.events.EventCompaction;
 import dev.adk4j.state.Json;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /** Builds the conversation an agent sends to its model from the session's events. */
 final class Histories {
@@ -18,11 +20,54 @@ final class Histories {
    * The contents for {@code agentName}: the user's messages and the agent's own turns as they are,
    * other agents' turns retold as user-role context, restricted to events of the agent's branch
    * (events on no branch, on its branch, or on an ancestor of it).
+   *
+   * <p>History is cut three ways. The latest compaction event stands in for everything up to its
+   * end: its summary comes first, then only the events after it. With {@link
+   * LlmAgent.IncludeContents#NONE} only the current invocation's events are used; with a history
+   * window of N, only the events of the last N invocations before the current one, and the current
+   * one.
    */
-  static List<Content> contentsFor(InvocationContext ctx, String agentName) {
+  static List<Content> contentsFor(
+      InvocationContext ctx,
+      String agentName,
+      LlmAgent.IncludeContents include,
+      @Nullable Integer historyWindow) {
     Optional<String> branch = ctx.branch();
+    List<Event> events = ctx.session().events();
+    int from = 0;
     List<Content> contents = new ArrayList<>();
-    for (Event e : ctx.session().events()) {
+    EventCompaction summary = null;
+    for (int i = events.size() - 1; i >= 0; i--) {
+      Optional<EventCompaction> c = events.get(i).actions().compaction();
+      if (c.isPresent()) {
+        summary = c.get();
+        // Events stored before the compaction event but after the end of what it summarizes
+        // still count; everything after it does.
+        from = i;
+        while (from > 0 && events.get(from - 1).timestamp() > summary.endTimestamp()) {
+          from--;
+        }
+        break;
+      }
+    }
+    if (include == LlmAgent.IncludeContents.NONE) {
+      from = Math.max(from, startOfInvocations(events, ctx.invocationId(), 0));
+      summary = null;
+    } else if (historyWindow != null) {
+      int start = startOfInvocations(events, ctx.invocationId(), historyWindow);
+      if (start > from) {
+        from = start;
+        summary = null;
+      }
+    }
+    if (summary != null) {
+      Content retold = retellSummary(summary);
+      if (retold != null) {
+        contents.add(retold);
+      }
+    }
+    for (int i = from; i < events.size(); i++) {
+      Event e = events.get(i);
       if (e.partial().orElse(false) || e.content().isEmpty()) {
         continue;
       }
@@ -41,6 +86,42 @@ final class Histories {
       }
     }
     return contents;
+  }
+
+  /**
+   * The index of the first event of the {@code earlier} invocations before the current one (or of
+   * the current one's first event when {@code earlier} is 0); events of other invocations
+   * interleaved are counted by their invocation ids, from the end.
+   */
+  private static int startOfInvocations(List<Event> events, String current, int earlier) {
+    java.util.Set<String> seen = new java.util.HashSet<>();
+    int start = events.size();
+    for (int i = events.size() - 1; i >= 0; i--) {
+      String id = events.get(i).invocationId();
+      if (id == null) {
+        continue; // an event appended outside any invocation
+      }
+      if (!id.equals(current) && !seen.contains(id)) {
+        if (seen.size() >= earlier) {
+          break;
+        }
+        seen.add(id);
+      }
+      start = i;
+    }
+    return start;
+  }
+
+  /** The summary of a compaction as user-role context that opens the conversation. */
+  private static @Nullable Content retellSummary(EventCompaction summary) {
+    List<Part> parts = new ArrayList<>();
+    parts.add(Part.fromText("For context, a summary of the conversation so far:"));
+    for (Part p : summary.compactedContent().parts().orElse(List.of())) {
+      if (p.text().isPresent() && !p.thought().orElse(false)) {
+        parts.add(Part.fromText(p.text().get()));
+      }
+    }
+    return parts.size() == 1 ? null : Content.builder().role("user").parts(parts).build();
   }
 
   static boolean onBranch(Optional<String> current, Optional<String> eventBranch) {

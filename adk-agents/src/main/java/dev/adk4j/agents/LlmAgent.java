@@ -56,6 +56,14 @@ import org.slf4j.LoggerFactory;
 public final class LlmAgent extends BaseAgent {
   private static final Logger log = LoggerFactory.getLogger(LlmAgent.class);
 
+  /** Which of the session's history an agent sends to its model. */
+  public enum IncludeContents {
+    /** The history of the agent's branch, from the latest compaction on (the default). */
+    DEFAULT,
+    /** None of the earlier invocations: only the current invocation's events. */
+    NONE
+  }
+
   /** The name of the built-in tool that transfers control to another agent. */
   public static final String TRANSFER_TO_AGENT = "transfer_to_agent";
 
@@ -69,6 +77,8 @@ public final class LlmAgent extends BaseAgent {
   private final @Nullable Schema outputSchema;
   private final @Nullable GenerateContentConfig generateContentConfig;
   private final List<BaseTool> tools;
+  private final IncludeContents includeContents;
+  private final @Nullable Integer historyWindow;
   private final boolean disallowTransferToParent;
   private final List<Callbacks.BeforeModelCallback> beforeModelCallbacks;
   private final List<Callbacks.AfterModelCallback> afterModelCallbacks;
@@ -88,6 +98,8 @@ public final class LlmAgent extends BaseAgent {
     this.outputSchema = b.outputSchema;
     this.generateContentConfig = b.generateContentConfig;
     this.tools = List.copyOf(b.tools);
+    this.includeContents = b.includeContents;
+    this.historyWindow = b.historyWindow;
     this.disallowTransferToParent = b.disallowTransferToParent;
     this.beforeModelCallbacks = List.copyOf(b.beforeModelCallbacks);
     this.afterModelCallbacks = List.copyOf(b.afterModelCallbacks);
@@ -116,6 +128,15 @@ public final class LlmAgent extends BaseAgent {
 
   public List<BaseTool> tools() {
     return tools;
+  }
+
+  public IncludeContents includeContents() {
+    return includeContents;
+  }
+
+  /** The number of earlier invocations the model sees, if limited. */
+  public Optional<Integer> historyWindow() {
+    return Optional.ofNullable(historyWindow);
   }
 
   /**
@@ -398,7 +419,7 @@ public final class LlmAgent extends BaseAgent {
         config.responseMimeType("application/json").responseSchema(outputSchema);
       }
       b.config(config.build());
-      b.contents(Histories.contentsFor(ctx, name()));
+      b.contents(Histories.contentsFor(ctx, name(), includeContents, historyWindow));
       return b.build();
     }
 
@@ -606,6 +627,8 @@ public final class LlmAgent extends BaseAgent {
     private @Nullable Schema outputSchema;
     private @Nullable GenerateContentConfig generateContentConfig;
     private final List<BaseTool> tools = new ArrayList<>();
+    private IncludeContents includeContents = IncludeContents.DEFAULT;
+    private @Nullable Integer historyWindow;
     private boolean disallowTransferToParent;
     private final List<Callbacks.BeforeModelCallback> beforeModelCallbacks = new ArrayList<>();
     private final List<Callbacks.AfterModelCallback> afterModelCallbacks = new ArrayList<>();
@@ -679,6 +702,25 @@ public final class LlmAgent extends BaseAgent {
     public Builder tools(List<? extends BaseTool> tools) {
       this.tools.clear();
       this.tools.addAll(tools);
+      return this;
+    }
+
+    /** Which history the model receives; {@link IncludeContents#DEFAULT} by default. */
+    public Builder includeContents(IncludeContents includeContents) {
+      this.includeContents = Objects.requireNonNull(includeContents, "includeContents");
+      return this;
+    }
+
+    /**
+     * Sends the model only the events of the last {@code invocations} invocations before the
+     * current one (and the current one's); unlimited by default. 0 is the same as {@link
+     * IncludeContents#NONE}.
+     */
+    public Builder historyWindow(int invocations) {
+      if (invocations < 0) {
+        throw new IllegalArgumentException("historyWindow must be >= 0, got " + invocations);
+      }
+      this.historyWindow = invocations;
       return this;
     }
 

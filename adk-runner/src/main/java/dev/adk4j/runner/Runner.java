@@ -58,6 +58,10 @@ import org.slf4j.LoggerFactory;
  * code {@code INTERRUPTED}. Error codes: {@code STATE_CONFLICT}, {@code LLM_CALLS_LIMIT_EXCEEDED},
  * {@code MODEL_ERROR}, {@code INVALID_ARGUMENT}, {@code INTERNAL_ERROR}.
  *
+ * <p><b>Compaction</b>: with an {@link EventsCompactionConfig}, a successful invocation that
+ * completes an interval also stores a compaction event (not emitted) before the run completes; the
+ * agents' models then receive the latest summary plus the events after it.
+ *
  * <p><b>Consuming a run</b>: any RxJava consumer works. RxJava's {@code blockingForEach} and {@code
  * blockingIterable} throw an error as soon as it arrives, even with events still queued; the runner
  * therefore holds its error signal until such a consumer has taken every event (or 2 s have
@@ -71,6 +75,7 @@ public class Runner {
   private final String appName;
   private final @Nullable BaseArtifactService artifactService;
   private final BaseSessionService sessionService;
+  private final @Nullable EventsCompactionConfig compaction;
   private final Map<String, Permit> running = new ConcurrentHashMap<>();
 
   /**
@@ -81,6 +86,20 @@ public class Runner {
       String appName,
       @Nullable BaseArtifactService artifactService,
       BaseSessionService sessionService) {
+    this(agent, appName, artifactService, sessionService, null);
+  }
+
+  /**
+   * @param artifactService nullable: without one, agents cannot save or load artifacts
+   * @param compaction nullable: without it, events are never compacted
+   */
+  public Runner(
+      BaseAgent agent,
+      String appName,
+      @Nullable BaseArtifactService artifactService,
+      BaseSessionService sessionService,
+      @Nullable EventsCompactionConfig compaction) {
+    this.compaction = compaction;
     this.agent = Objects.requireNonNull(agent, "agent");
     this.appName = Objects.requireNonNull(appName, "appName");
     this.artifactService = artifactService;
@@ -104,6 +123,11 @@ public class Runner {
 
   public @Nullable BaseArtifactService artifactService() {
     return artifactService;
+  }
+
+  /** How this runner compacts session histories, if it does. */
+  public java.util.Optional<EventsCompactionConfig> eventsCompactionConfig() {
+    return java.util.Optional.ofNullable(compaction);
   }
 
   /** Runs one invocation with the default {@link RunConfig}. */
@@ -214,6 +238,11 @@ public class Runner {
         }
         Throwable failure = runAgent(ctx, emitter);
         if (failure == null) {
+          if (compaction != null) {
+            // Stored (not emitted) before the run completes, so the next turn and any reader
+            // after completion see it.
+            Compactions.compactIfDue(ctx, agent, compaction);
+          }
           emitter.onComplete();
           return;
         }
