@@ -109,4 +109,16 @@ class ExamplesTest {
     assertThat(PersistenceExample.runOnce(file, t)).isEqualTo(1);
     assertThat(PersistenceExample.runOnce(file, t)).isEqualTo(2);
   }
+
+  @Test
+  void compaction_storesSummaries_andTheModelReceivesTheLatestOnePlusWhatFollowed() {
+    CompactionExample.run(sessions, t);
+    var events = sessions.listEvents("travel_app", "user1", "trip").blockingGet().events();
+    assertThat(events).hasSize(12); // 5 turns of 2 events, 2 compaction events
+    assertThat(events.stream().filter(e -> e.actions().compaction().isPresent())).hasSize(2);
+    // Turn 5's request: the summary, turn 5's message (the summary covers turns 1 to 4).
+    assertThat(printed())
+        .contains("Noted (I received 2 messages).")
+        .contains("latest summary: The user plans a May trip to Lisbon");
+  }
 }
