@@ -7,6 +7,8 @@ import dev.adk4j.events.Event;
 import dev.adk4j.events.EventActions;
 import dev.adk4j.events.EventCompaction;
 import dev.adk4j.models.BaseLlm;
+import dev.adk4j.sessions.ListEventsRequest;
+import dev.adk4j.sessions.ListEventsResponse;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -43,10 +45,15 @@ final class Compactions {
       return;
     }
     int from = latest + 1;
+    List<Event> input = new ArrayList<>();
     if (latest >= 0 && config.overlapSize() > 0) {
       from = overlapStart(events, latest, config.overlapSize());
+      if (invocations(events, from, latest).size() < config.overlapSize()
+          && ctx.session().revision() > events.size()) {
+        // The turn loaded the session from its latest compaction on: read the overlap back.
+        input.addAll(storedBefore(ctx, events.get(latest), config.overlapSize()));
+      }
     }
-    List<Event> input = new ArrayList<>();
     for (Event e : events.subList(from, events.size())) {
       if (e.actions().compaction().isEmpty() && !e.partial().orElse(false)) {
         input.add(e);
@@ -83,6 +90,51 @@ final class Compactions {
     }
   }
 
+  /**
+   * The events of the last {@code overlap} invocations stored before {@code compaction}, oldest
+   * first, read newest first in pages: the reads stop once they are found.
+   */
+  static List<Event> storedBefore(InvocationContext ctx, Event compaction, int overlap) {
+    List<Event> found = new ArrayList<>();
+    Set<String> ids = new LinkedHashSet<>();
+    boolean before = false;
+    String token = null;
+    do {
+      ListEventsResponse page =
+          ctx.sessionService()
+              .listEvents(
+                  ctx.appName(),
+                  ctx.userId(),
+                  ctx.session().id(),
+                  ListEventsRequest.builder()
+                      .newestFirst(true)
+                      .pageSize(100)
+                      .pageToken(token)
+                      .build())
+              .blockingGet();
+      for (Event e : page.events()) {
+        if (!before) {
+          before = e.id().equals(compaction.id());
+          continue;
+        }
+        if (e.actions().compaction().isPresent() || e.invocationId() == null) {
+          continue;
+        }
+        if (!ids.contains(e.invocationId())) {
+          if (ids.size() == overlap) {
+            java.util.Collections.reverse(found);
+            return found;
+          }
+          ids.add(e.invocationId());
+        }
+        found.add(e);
+      }
+      token = page.nextPageToken().orElse(null);
+    } while (token != null);
+    java.util.Collections.reverse(found);
+    return found;
+  }
+
   /** The ids of the invocations of {@code events[from, to)}, in order. */
   private static Set<String> invocations(List<Event> events, int from, int to) {
     Set<String> ids = new LinkedHashSet<>();
@@ -95,7 +147,7 @@ final class Compactions {
   }
 
   /** The index of the first event of the last {@code overlap} invocations before {@code end}. */
-  private static int overlapStart(List<Event> events, int end, int overlap) {
+  static int overlapStart(List<Event> events, int end, int overlap) {
     Set<String> seen = new LinkedHashSet<>();
     int start = end;
     for (int i = end - 1; i >= 0; i--) {

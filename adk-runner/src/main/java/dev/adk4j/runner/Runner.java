@@ -35,13 +35,13 @@ import org.slf4j.LoggerFactory;
 /**
  * Drives an agent through invocations on sessions of one app.
  *
- * <p>{@link #runAsync} waits for its turn on the session, loads it fresh from storage (so {@code
- * temp:} values of earlier invocations are gone), appends the user's message (carrying the optional
- * state delta), runs the agent, and emits its events as they are produced. Each non-partial event
- * is appended to the session <em>before</em> it is emitted, so a consumer that sees an event can
- * read its state from storage; partial (streamed) events are emitted but never stored. The
- * invocation runs on a thread of its own ({@link Schedulers#io()}), never on the subscriber's, so a
- * consumer sees each event, streamed partials included, when it is produced.
+ * <p>{@link #runAsync} waits for its turn on the session, loads it from storage (so {@code temp:}
+ * values of earlier invocations are gone; see "Reads" below), appends the user's message (carrying
+ * the optional state delta), runs the agent, and emits its events as they are produced. Each
+ * non-partial event is appended to the session <em>before</em> it is emitted, so a consumer that
+ * sees an event can read its state from storage; partial (streamed) events are emitted but never
+ * stored. The invocation runs on a thread of its own ({@link Schedulers#io()}), never on the
+ * subscriber's, so a consumer sees each event, streamed partials included, when it is produced.
  *
  * <p><b>Turns on one session are serialized</b>: within this {@code Runner} on a fair in-process
  * queue, and across runners and processes by the session service's lease ({@link
@@ -57,6 +57,11 @@ import org.slf4j.LoggerFactory;
  * process died with function calls unanswered) first closes those calls the same way, with error
  * code {@code INTERRUPTED}. Error codes: {@code STATE_CONFLICT}, {@code LLM_CALLS_LIMIT_EXCEEDED},
  * {@code MODEL_ERROR}, {@code INVALID_ARGUMENT}, {@code INTERNAL_ERROR}.
+ *
+ * <p><b>Reads</b>: each turn reads the session's state (app, user and session keys) and revision.
+ * For the events, a runner remembers those of the last {@value #CACHED_SESSIONS} sessions it served
+ * and reads only the events appended since (by any instance), checked against the stored revision;
+ * otherwise it reads them all, or, with compaction on, those from the latest compaction event on.
  *
  * <p><b>Compaction</b>: with an {@link EventsCompactionConfig}, a successful invocation that
  * completes an interval also stores a compaction event (not emitted) before the run completes; the
@@ -77,6 +82,11 @@ public class Runner {
   private final BaseSessionService sessionService;
   private final @Nullable EventsCompactionConfig compaction;
   private final Map<String, Permit> running = new ConcurrentHashMap<>();
+
+  /** Sessions whose events this runner keeps between turns. */
+  static final int CACHED_SESSIONS = 1_000;
+
+  private final SessionCache sessionCache = new SessionCache(CACHED_SESSIONS);
 
   /**
    * @param artifactService nullable: without one, agents cannot save or load artifacts
@@ -203,9 +213,10 @@ public class Runner {
       SessionLease lease = null;
       Session session = null;
       InvocationContext ctx = null;
+      boolean succeeded = false;
       try {
         lease = lease(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
-        session = sessionService.getSession(appName, userId, sessionId).blockingGet();
+        session = sessionCache.load(sessionService, appName, userId, sessionId, compaction != null);
         if (session == null) {
           throw new SessionNotFoundException(appName, userId, sessionId);
         }
@@ -238,6 +249,7 @@ public class Runner {
         }
         Throwable failure = runAgent(ctx, emitter);
         if (failure == null) {
+          succeeded = true;
           if (compaction != null) {
             // Stored (not emitted) before the run completes, so the next turn and any reader
             // after completion see it.
@@ -256,6 +268,11 @@ public class Runner {
       } finally {
         if (session != null) {
           session.state().keySet().removeIf(k -> Scope.of(k) == Scope.TEMP);
+          if (succeeded) {
+            sessionCache.remember(session, compaction);
+          } else {
+            sessionCache.forget(appName, userId, sessionId);
+          }
         }
         if (lease != null) {
           lease.close();

@@ -5,6 +5,7 @@ import io.reactivex.rxjava3.core.Completable;
 import io.reactivex.rxjava3.core.Maybe;
 import io.reactivex.rxjava3.core.Single;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 
@@ -63,8 +64,42 @@ public interface BaseSessionService {
     return getSession(appName, userId, sessionId, Optional.empty());
   }
 
-  /** The user's sessions in the app, with merged state and without events. */
+  /**
+   * All the user's sessions in the app, in ascending order of id, with merged state and without
+   * events. Its cost grows with the user's sessions; {@link #listSessions(String, String,
+   * ListSessionsRequest)} reads one page.
+   */
   Single<ListSessionsResponse> listSessions(String appName, String userId);
+
+  /**
+   * One page of the user's sessions in the app (adk4j), with merged state and without events: most
+   * recently updated first ({@link Session#lastUpdateTime()} descending), sessions updated at the
+   * same instant by id in Unicode code point order. {@link ListSessionsResponse#nextPageToken()}
+   * continues the listing; it is empty on the last page.
+   *
+   * <p>Paging is by position (keyset), not by offset: a page costs the same whatever its place in
+   * the listing and however many sessions the store holds. The listing is not a snapshot: an append
+   * between two pages changes the session's update time and so its place in the order. Moved ahead
+   * of the position reached (the usual case, a new event), a session not yet handed out is skipped;
+   * moved behind it (an event with an earlier timestamp), one already handed out comes again.
+   * Sessions created or deleted during the listing may or may not show. Every session that is not
+   * appended to during the whole listing is handed out exactly once.
+   *
+   * <p>The default implementation pages over {@link #listSessions(String, String)} and costs what
+   * it does; {@code InMemorySessionService} and {@code DatabaseSessionService} read only the page.
+   *
+   * @throws IllegalArgumentException (through the Single) for a malformed page token
+   */
+  default Single<ListSessionsResponse> listSessions(
+      String appName, String userId, ListSessionsRequest request) {
+    Objects.requireNonNull(request, "request");
+    return Single.defer(
+        () -> {
+          Paging.SessionCursor after = Paging.sessionCursor(request);
+          return listSessions(appName, userId)
+              .map(all -> Paging.sessionsPageOf(all.sessions(), after, request.pageSize()));
+        });
+  }
 
   /**
    * Deletes a session and its events; app and user state stay. Deleting a session that does not
@@ -78,6 +113,32 @@ public interface BaseSessionService {
    * @throws SessionNotFoundException (through the Single) if there is no such session
    */
   Single<ListEventsResponse> listEvents(String appName, String userId, String sessionId);
+
+  /**
+   * One page of a session's stored events (adk4j), oldest first or, with {@link
+   * ListEventsRequest#newestFirst()}, newest first. {@link ListEventsResponse#nextPageToken()}
+   * continues the listing; it is empty on the last page. Paging is by the events' sequence numbers
+   * (the revision each append produced), so a page costs what it returns, not the session's
+   * history, and events appended during an oldest-first listing show on its later pages.
+   *
+   * <p>The default implementation pages over {@link #listEvents(String, String, String)} and costs
+   * what it does; {@code InMemorySessionService} and {@code DatabaseSessionService} read only the
+   * page.
+   *
+   * @throws SessionNotFoundException (through the Single) if there is no such session
+   * @throws IllegalArgumentException (through the Single) for a malformed page token, or one from a
+   *     listing in the other order
+   */
+  default Single<ListEventsResponse> listEvents(
+      String appName, String userId, String sessionId, ListEventsRequest request) {
+    Objects.requireNonNull(request, "request");
+    return Single.defer(
+        () -> {
+          Paging.eventBound(request); // a malformed token fails before the listing
+          return listEvents(appName, userId, sessionId)
+              .map(all -> Paging.eventsPageOf(all.events(), request, e -> e));
+        });
+  }
 
   /**
    * Appends {@code event} to {@code session} and applies its state delta.

@@ -6,6 +6,8 @@ import io.reactivex.rxjava3.core.Completable;
 import io.reactivex.rxjava3.core.Maybe;
 import io.reactivex.rxjava3.core.Single;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -130,6 +132,31 @@ public final class DatabaseSessionService implements BaseSessionService, AutoClo
         });
   }
 
+  /**
+   * Reads one page through the index {@code adk_sessions_by_update} ({@code app_name, user_id,
+   * update time descending, session_id}): a seek to the position the token names and a scan of
+   * {@code pageSize + 1} rows, then the app and user state once and the session state of the page's
+   * sessions. The cost does not grow with the sessions in the store or the user's.
+   */
+  @Override
+  public Single<ListSessionsResponse> listSessions(
+      String appName, String userId, ListSessionsRequest request) {
+    Objects.requireNonNull(request, "request");
+    return Single.fromCallable(
+        () -> {
+          Appends.checkIds(appName, userId);
+          Paging.SessionCursor after = Paging.sessionCursor(request);
+          List<Session> followers =
+              store.listPage(
+                  appName,
+                  userId,
+                  request.pageSize() + 1,
+                  after == null ? null : after.updated(),
+                  after == null ? null : after.id());
+          return Paging.sessionsPage(followers, request.pageSize());
+        });
+  }
+
   @Override
   public Completable deleteSession(String appName, String userId, String sessionId) {
     return Completable.fromAction(
@@ -145,6 +172,30 @@ public final class DatabaseSessionService implements BaseSessionService, AutoClo
         () -> {
           Appends.checkIds(appName, userId, sessionId);
           return new ListEventsResponse(store.events(appName, userId, sessionId));
+        });
+  }
+
+  /** Reads one page by a range scan of the events' primary key {@code (session_pk, seq)}. */
+  @Override
+  public Single<ListEventsResponse> listEvents(
+      String appName, String userId, String sessionId, ListEventsRequest request) {
+    Objects.requireNonNull(request, "request");
+    return Single.fromCallable(
+        () -> {
+          Appends.checkIds(appName, userId, sessionId);
+          long bound = Paging.eventBound(request);
+          int n = request.pageSize();
+          List<JdbcSessionStore.NumberedEvent> rows =
+              store.eventsPage(appName, userId, sessionId, request.newestFirst(), bound, n + 1);
+          List<Event> page = new ArrayList<>(Math.min(n, rows.size()));
+          for (int i = 0; i < rows.size() && i < n; i++) {
+            page.add(rows.get(i).event());
+          }
+          Optional<String> next =
+              rows.size() > n
+                  ? Optional.of(Paging.eventToken(rows.get(n - 1).seq(), request.newestFirst()))
+                  : Optional.empty();
+          return new ListEventsResponse(page, next);
         });
   }
 

@@ -10,12 +10,15 @@ import io.reactivex.rxjava3.core.Maybe;
 import io.reactivex.rxjava3.core.Single;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.NavigableSet;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.locks.ReadWriteLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import org.jspecify.annotations.Nullable;
@@ -23,6 +26,12 @@ import org.jspecify.annotations.Nullable;
 /**
  * A {@link BaseSessionService} that keeps everything in memory: fast, and lost when the process
  * ends. Use {@code DatabaseSessionService} to keep sessions across restarts.
+ *
+ * <p>Cost: a user's sessions are also kept in the order of {@code listSessions} pages (most
+ * recently updated first), so that a page is found in logarithmic time and costs what it returns; a
+ * session remembers where its latest compaction event is. {@code getSession} with {@code
+ * afterRevision}, {@code fromLatestCompaction} or {@code numRecentEvents} and {@code listEvents}
+ * pages look only at the events they return (plus, with {@code afterTimestamp}, those they skip).
  *
  * <p>Concurrency: one read-write lock guards all data. Appends and creations take the write lock,
  * so each is atomic and they are linearizable; reads share the read lock and never see half an
@@ -41,6 +50,9 @@ public final class InMemorySessionService implements BaseSessionService {
   private static final class UserData {
     final Map<String, Object> state = new HashMap<>();
     final Map<String, StoredSession> sessions = new TreeMap<>();
+
+    /** The same sessions in the order of {@code listSessions} pages. */
+    final NavigableSet<Paging.SessionCursor> byUpdate = new TreeSet<>(Paging.CURSOR_ORDER);
   }
 
   private static final class StoredSession {
@@ -48,6 +60,10 @@ public final class InMemorySessionService implements BaseSessionService {
     final List<Event> events = new ArrayList<>();
     Instant lastUpdateTime;
     long revision;
+
+    /** The revision (= 1 + list index) of the latest compaction event; 0 if there is none. */
+    long lastCompactionSeq;
+
     @Nullable String leaseOwner;
 
     StoredSession(Instant created) {
@@ -77,6 +93,7 @@ public final class InMemorySessionService implements BaseSessionService {
       apply(user.state, initial.user());
       apply(stored.state, initial.session());
       user.sessions.put(id, stored);
+      user.byUpdate.add(new Paging.SessionCursor(stored.lastUpdateTime, id));
       return toSession(appName, userId, id, app, user, stored, List.of());
     } finally {
       lock.writeLock().unlock();
@@ -99,7 +116,13 @@ public final class InMemorySessionService implements BaseSessionService {
               return null;
             }
             return toSession(
-                appName, userId, sessionId, app, user, stored, select(stored.events, config));
+                appName,
+                userId,
+                sessionId,
+                app,
+                user,
+                stored,
+                select(stored.events, stored.lastCompactionSeq, config));
           } finally {
             lock.readLock().unlock();
           }
@@ -128,6 +151,39 @@ public final class InMemorySessionService implements BaseSessionService {
         });
   }
 
+  /** Reads the page only: a seek into the user's sessions kept in page order. */
+  @Override
+  public Single<ListSessionsResponse> listSessions(
+      String appName, String userId, ListSessionsRequest request) {
+    Objects.requireNonNull(request, "request");
+    return Single.fromCallable(
+        () -> {
+          Appends.checkIds(appName, userId);
+          Paging.SessionCursor after = Paging.sessionCursor(request);
+          int pageSize = request.pageSize();
+          lock.readLock().lock();
+          try {
+            AppData app = apps.get(appName);
+            UserData user = app == null ? null : app.users.get(userId);
+            if (user == null) {
+              return new ListSessionsResponse(List.of());
+            }
+            List<Session> followers = new ArrayList<>(pageSize + 1);
+            for (Paging.SessionCursor at :
+                after == null ? user.byUpdate : user.byUpdate.tailSet(after, false)) {
+              StoredSession stored = user.sessions.get(at.id());
+              followers.add(toSession(appName, userId, at.id(), app, user, stored, List.of()));
+              if (followers.size() > pageSize) {
+                break;
+              }
+            }
+            return Paging.sessionsPage(followers, pageSize);
+          } finally {
+            lock.readLock().unlock();
+          }
+        });
+  }
+
   @Override
   public Completable deleteSession(String appName, String userId, String sessionId) {
     return Completable.fromAction(
@@ -137,8 +193,9 @@ public final class InMemorySessionService implements BaseSessionService {
           try {
             AppData app = apps.get(appName);
             UserData user = app == null ? null : app.users.get(userId);
-            if (user != null) {
-              user.sessions.remove(sessionId);
+            StoredSession removed = user == null ? null : user.sessions.remove(sessionId);
+            if (removed != null) {
+              user.byUpdate.remove(new Paging.SessionCursor(removed.lastUpdateTime, sessionId));
             }
           } finally {
             lock.writeLock().unlock();
@@ -155,6 +212,25 @@ public final class InMemorySessionService implements BaseSessionService {
           try {
             StoredSession stored = find(appName, userId, sessionId);
             return new ListEventsResponse(copyEvents(stored.events));
+          } finally {
+            lock.readLock().unlock();
+          }
+        });
+  }
+
+  /** Reads the page's events only, by their index in the session's list (sequence - 1). */
+  @Override
+  public Single<ListEventsResponse> listEvents(
+      String appName, String userId, String sessionId, ListEventsRequest request) {
+    Objects.requireNonNull(request, "request");
+    return Single.fromCallable(
+        () -> {
+          Appends.checkIds(appName, userId, sessionId);
+          Paging.eventBound(request); // a malformed token fails before anything is read
+          lock.readLock().lock();
+          try {
+            StoredSession stored = find(appName, userId, sessionId);
+            return Paging.eventsPageOf(stored.events, request, InMemorySessionService::copyEvent);
           } finally {
             lock.readLock().unlock();
           }
@@ -220,8 +296,14 @@ public final class InMemorySessionService implements BaseSessionService {
       apply(stored.state, prepared.split().session(), resolved);
       resolved.forEach((key, value) -> scopeOf(key, app, user, stored).put(key, value));
       stored.events.add(copyEvent(Appends.withResolved(prepared.stored(), resolved)));
+      user.byUpdate.remove(new Paging.SessionCursor(stored.lastUpdateTime, session.id()));
       stored.lastUpdateTime = Instant.ofEpochMilli(prepared.timestamp());
-      return new Appends.Stored(++stored.revision, resolved);
+      user.byUpdate.add(new Paging.SessionCursor(stored.lastUpdateTime, session.id()));
+      long revision = ++stored.revision;
+      if (prepared.stored().actions().compaction().isPresent()) {
+        stored.lastCompactionSeq = revision;
+      }
+      return new Appends.Stored(revision, resolved);
     } finally {
       lock.writeLock().unlock();
     }
@@ -378,25 +460,46 @@ public final class InMemorySessionService implements BaseSessionService {
         .build();
   }
 
-  static List<Event> select(List<Event> events, Optional<GetSessionConfig> config) {
+  /**
+   * The events {@code config} keeps: the window after {@code afterRevision} and from the latest
+   * compaction on is a sub-list view (no event looked at); {@code numRecentEvents} walks back from
+   * the end only until it has N events (that pass {@code afterTimestamp}).
+   */
+  static List<Event> select(
+      List<Event> events, long lastCompactionSeq, Optional<GetSessionConfig> config) {
     if (config.isEmpty()) {
       return events;
     }
-    List<Event> kept = events;
-    if (config.get().afterTimestamp().isPresent()) {
-      long after = config.get().afterTimestamp().get().toEpochMilli();
-      kept = new ArrayList<>();
-      for (Event e : events) {
+    GetSessionConfig c = config.get();
+    int size = events.size();
+    long from = c.afterRevision().orElse(0L); // the event at index i has revision i + 1
+    if (c.fromLatestCompaction() && lastCompactionSeq > 0) {
+      from = Math.max(from, lastCompactionSeq - 1);
+    }
+    List<Event> window = events.subList((int) Math.min(size, from), size);
+    @Nullable Long after = c.afterTimestamp().map(Instant::toEpochMilli).orElse(null);
+    @Nullable Integer last = c.numRecentEvents().orElse(null);
+    if (last != null) {
+      List<Event> kept = new ArrayList<>(Math.min(last, window.size()));
+      for (int i = window.size() - 1; i >= 0 && kept.size() < last; i--) {
+        Event e = window.get(i);
+        if (after == null || e.timestamp() >= after) {
+          kept.add(e);
+        }
+      }
+      Collections.reverse(kept);
+      return kept;
+    }
+    if (after != null) {
+      List<Event> kept = new ArrayList<>();
+      for (Event e : window) {
         if (e.timestamp() >= after) {
           kept.add(e);
         }
       }
+      return kept;
     }
-    if (config.get().numRecentEvents().isPresent()) {
-      int n = config.get().numRecentEvents().get();
-      kept = kept.subList(Math.max(0, kept.size() - n), kept.size());
-    }
-    return kept;
+    return window;
   }
 
   private static List<Event> copyEvents(List<Event> events) {

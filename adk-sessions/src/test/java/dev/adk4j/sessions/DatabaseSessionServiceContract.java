@@ -62,6 +62,37 @@ abstract class DatabaseSessionServiceContract extends SessionServiceContract {
   /** Asserts that {@code plan} reads the last 20 events through the index, 20 rows. */
   protected abstract void assertReadsLast20ThroughTheIndex(List<String> plan);
 
+  /**
+   * Whether the database's plans depend only on the query and the schema (SQLite, without
+   * statistics), so that they must be the same at 1,000 and at 100,000 sessions.
+   */
+  protected boolean plansIgnoreTableSizes() {
+    return false;
+  }
+
+  /**
+   * Inserts sessions {@code from..to} of {@code user}: id {@code b} + the number on 6 digits,
+   * updated at that second, each with one session key {@code n} = the number; then refreshes the
+   * planner's statistics.
+   */
+  protected abstract void bulkInsertSessions(Connection c, String user, int from, int to)
+      throws SQLException;
+
+  /**
+   * Asserts that {@code plan} reads a page of sessions through {@code adk_sessions_by_update}, in
+   * its order (no sort step), starting at the token's position, and reads {@code rows} rows.
+   */
+  protected abstract void assertReadsSessionPageThroughTheIndex(List<String> plan, int rows);
+
+  /** Asserts that {@code plan} reads {@code table} only through an index, never whole. */
+  protected abstract void assertReadsThroughAnIndex(List<String> plan, String table);
+
+  /**
+   * Asserts that {@code plan} reads events by a range of the primary key starting after a sequence
+   * number ({@code seq > ?}), {@code rows} rows.
+   */
+  protected abstract void assertReadsEventsFromSeqThroughTheKey(List<String> plan, int rows);
+
   @Override
   protected BaseSessionService createService() throws Exception {
     url = newStoreUrl();
@@ -628,6 +659,179 @@ abstract class DatabaseSessionServiceContract extends SessionServiceContract {
         JdbcSessionStore.open(url, null, null, DatabaseSessionConfig.defaults())) {
       assertReadsLast20ThroughTheIndex(store.explainRecentEvents(APP, "alice", "long", 20));
     }
+  }
+
+  @Test
+  void sessionPage_andGetSession_readThroughIndexes_alikeAt1000And100000Sessions()
+      throws Exception {
+    create("alice", "long", kv("k", 1));
+    try (Connection c = raw()) {
+      long pk = pkOf(c, "alice", "long");
+      bulkInsertEvents(c, pk, 10_000);
+      try (PreparedStatement ps =
+          c.prepareStatement("UPDATE adk_sessions SET revision = 10000 WHERE pk = ?")) {
+        ps.setLong(1, pk);
+        ps.executeUpdate();
+      }
+    }
+    Session longOne = get("alice", "long", GetSessionConfig.builder().numRecentEvents(1).build());
+    service.appendEvent(longOne, compactionEvent("sum", 1, 10_000, 20_000)).blockingGet();
+    service.appendEvent(longOne, textEvent("after 1", 20_001)).blockingGet();
+    service.appendEvent(longOne, textEvent("after 2", 20_002)).blockingGet(); // revision 10003
+    GetSessionConfig fromCompaction = GetSessionConfig.builder().fromLatestCompaction(true).build();
+    GetSessionConfig sinceRevision = GetSessionConfig.builder().afterRevision(10_001).build();
+
+    List<Map<String, List<String>>> plansBySize = new ArrayList<>();
+    for (int[] range : new int[][] {{1, 1_000}, {1_001, 100_000}}) {
+      try (Connection c = raw()) {
+        bulkInsertSessions(c, "crowd", range[0], range[1]);
+      }
+      int n = range[1];
+      String what = n + " sessions";
+      ListSessionsResponse first =
+          service
+              .listSessions(APP, "crowd", ListSessionsRequest.builder().pageSize(10).build())
+              .blockingGet();
+      assertThat(first.sessions())
+          .as(what)
+          .extracting(Session::id)
+          .containsExactly(
+              java.util.stream.IntStream.range(0, 10)
+                  .mapToObj(i -> String.format("b%06d", n - i))
+                  .toArray(String[]::new));
+      assertThat(first.sessions().get(0).state()).containsEntry("n", n).hasSize(1);
+      ListSessionsResponse second =
+          service
+              .listSessions(
+                  APP,
+                  "crowd",
+                  ListSessionsRequest.builder()
+                      .pageSize(10)
+                      .pageToken(first.nextPageToken().orElseThrow())
+                      .build())
+              .blockingGet();
+      assertThat(second.sessions())
+          .as(what)
+          .extracting(Session::id)
+          .startsWith(String.format("b%06d", n - 10))
+          .endsWith(String.format("b%06d", n - 19));
+      Session last = first.sessions().get(9);
+
+      try (JdbcSessionStore store =
+          JdbcSessionStore.open(url, null, null, DatabaseSessionConfig.defaults())) {
+        Map<String, List<String>> page =
+            store.explainListSessions(APP, "crowd", 11, last.lastUpdateTime(), last.id());
+        Map<String, List<String>> plans = new java.util.LinkedHashMap<>();
+        page.forEach((k, v) -> plans.put("page " + k, v));
+        assertReadsSessionPageThroughTheIndex(page.get("page"), 11);
+        assertReadsThroughAnIndex(page.get("state"), "adk_session_state");
+        Map<String, List<String>> firstPage =
+            store.explainListSessions(APP, "crowd", 11, null, null);
+        assertThat(String.join("\n", firstPage.get("page")))
+            .as(what)
+            .contains("adk_sessions_by_update");
+
+        Map<String, List<String>> one =
+            store.explainGetSession(APP, "crowd", "b000500", Optional.empty());
+        assertReadsThroughAnIndex(one.get("session"), "adk_sessions");
+        assertReadsThroughAnIndex(one.get("state"), "adk_session_state");
+        one.forEach((k, v) -> plans.put("get " + k, v));
+        plansBySize.add(plans);
+
+        Map<String, List<String>> compacted =
+            store.explainGetSession(APP, "alice", "long", Optional.of(fromCompaction));
+        assertReadsThroughAnIndex(compacted.get("session"), "adk_sessions");
+        assertReadsEventsFromSeqThroughTheKey(compacted.get("events"), 3);
+        assertReadsEventsFromSeqThroughTheKey(
+            store.explainGetSession(APP, "alice", "long", Optional.of(sinceRevision)).get("events"),
+            2);
+      }
+      assertThat(texts(get("alice", "long", fromCompaction)))
+          .containsExactly("C:sum", "after 1", "after 2");
+      assertThat(texts(get("alice", "long", sinceRevision))).containsExactly("after 1", "after 2");
+      assertThat(get("crowd", "b000500").state()).containsEntry("n", 500);
+    }
+    if (plansIgnoreTableSizes()) {
+      assertThat(plansBySize.get(1)).isEqualTo(plansBySize.get(0));
+    }
+    ListEventsResponse newest =
+        service
+            .listEvents(
+                APP,
+                "alice",
+                "long",
+                ListEventsRequest.builder().newestFirst(true).pageSize(4).build())
+            .blockingGet();
+    assertThat(newest.events()).extracting(Event::id).endsWith("e10000").hasSize(4);
+  }
+
+  // ---- compaction bookkeeping ----
+
+  private Long lastCompactionSeq(String user, String id) throws SQLException {
+    try (Connection c = raw();
+        PreparedStatement ps =
+            c.prepareStatement(
+                "SELECT last_compaction_seq FROM adk_sessions"
+                    + " WHERE app_name = ? AND user_id = ? AND session_id = ?")) {
+      ps.setString(1, APP);
+      ps.setString(2, user);
+      ps.setString(3, id);
+      try (ResultSet rs = ps.executeQuery()) {
+        assertThat(rs.next()).isTrue();
+        long v = rs.getLong(1);
+        return rs.wasNull() ? null : v;
+      }
+    }
+  }
+
+  @Test
+  void lastCompactionSeq_isSetByTheAppend_andSurvivesARestart() throws Exception {
+    GetSessionConfig fromCompaction = GetSessionConfig.builder().fromLatestCompaction(true).build();
+    Session s = create("alice", "s1", kv());
+    service.appendEvent(s, textEvent("p1", 1000L)).blockingGet();
+    assertThat(lastCompactionSeq("alice", "s1")).isNull();
+    service.appendEvent(s, compactionEvent("one", 1000L, 1000L, 2000L)).blockingGet();
+    service.appendEvent(s, textEvent("p2", 3000L)).blockingGet();
+    assertThat(lastCompactionSeq("alice", "s1")).isEqualTo(2L);
+
+    ((DatabaseSessionService) service).close();
+    service = open();
+    assertThat(texts(get("alice", "s1", fromCompaction))).containsExactly("C:one", "p2");
+    Session reloaded = get("alice", "s1");
+    service.appendEvent(reloaded, compactionEvent("two", 1000L, 3000L, 4000L)).blockingGet();
+    assertThat(lastCompactionSeq("alice", "s1")).isEqualTo(4L);
+    // A failed append (stale copy) leaves it as it was.
+    assertThatThrownBy(
+            () -> service.appendEvent(s, compactionEvent("x", 1L, 2L, 5000L)).blockingGet())
+        .isInstanceOf(StaleSessionException.class);
+    assertThat(lastCompactionSeq("alice", "s1")).isEqualTo(4L);
+    assertThat(texts(get("alice", "s1", fromCompaction))).containsExactly("C:two");
+  }
+
+  @Test
+  void schemaV3_onAStoreWrittenBeforeIt_findsEachSessionsLatestCompaction() throws Exception {
+    Session s = create("alice", "s1", kv());
+    service.appendEvent(s, compactionEvent("one", 1L, 1L, 1000L)).blockingGet();
+    service.appendEvent(s, textEvent("p1", 2000L)).blockingGet();
+    service.appendEvent(s, compactionEvent("two", 1L, 2000L, 3000L)).blockingGet();
+    service.appendEvent(s, textEvent("p2", 4000L)).blockingGet();
+    Session plain = create("alice", "s2", kv());
+    service.appendEvent(plain, textEvent("q1", 1000L)).blockingGet();
+    ((DatabaseSessionService) service).close();
+    // Back to schema version 2 (the column and index gone, the history forgetting version 3).
+    try (Connection c = raw();
+        java.sql.Statement st = c.createStatement()) {
+      st.execute("DROP INDEX adk_sessions_by_update");
+      st.execute("ALTER TABLE adk_sessions DROP COLUMN last_compaction_seq");
+      st.execute("DELETE FROM adk_schema_history WHERE version = '3'");
+    }
+
+    service = open();
+    assertThat(lastCompactionSeq("alice", "s1")).isEqualTo(3L);
+    assertThat(lastCompactionSeq("alice", "s2")).isNull();
+    GetSessionConfig fromCompaction = GetSessionConfig.builder().fromLatestCompaction(true).build();
+    assertThat(texts(get("alice", "s1", fromCompaction))).containsExactly("C:two", "p2");
+    assertThat(texts(get("alice", "s2", fromCompaction))).containsExactly("q1");
   }
 
   // ---- start ----

@@ -90,6 +90,68 @@ class PostgresSessionServiceTest extends DatabaseSessionServiceContract {
     assertThat(scan).containsPattern("actual rows=20(\\.00)? ");
   }
 
+  @Override
+  protected void bulkInsertSessions(Connection c, String user, int from, int to)
+      throws SQLException {
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "INSERT INTO adk_sessions"
+                + " (app_name, user_id, session_id, revision, update_seconds, update_nanos)"
+                + " SELECT ?, ?, 'b' || lpad(i::text, 6, '0'), 0, i, 0"
+                + " FROM generate_series(?, ?) AS i")) {
+      ps.setString(1, APP);
+      ps.setString(2, user);
+      ps.setInt(3, from);
+      ps.setInt(4, to);
+      ps.executeUpdate();
+    }
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "INSERT INTO adk_session_state (session_pk, state_key, state_value)"
+                + " SELECT pk, 'n', to_jsonb(update_seconds) FROM adk_sessions"
+                + " WHERE app_name = ? AND user_id = ? AND update_seconds BETWEEN ? AND ?")) {
+      ps.setString(1, APP);
+      ps.setString(2, user);
+      ps.setInt(3, from);
+      ps.setInt(4, to);
+      ps.executeUpdate();
+    }
+    try (Statement s = c.createStatement()) {
+      s.execute("ANALYZE");
+    }
+  }
+
+  @Override
+  protected void assertReadsSessionPageThroughTheIndex(List<String> plan, int rows) {
+    String text = String.join("\n", plan);
+    // A scan of the index in its order, started at the token's update time (an index condition,
+    // not a filter), under the LIMIT: it produced exactly the page's rows.
+    assertThat(text).contains("Limit").contains("Index Scan using adk_sessions_by_update");
+    assertThat(text).doesNotContain("Sort").doesNotContain("Seq Scan");
+    assertThat(text).containsPattern("Index Cond: .*update_seconds <=");
+    String scan =
+        plan.stream().filter(l -> l.contains("adk_sessions_by_update")).findFirst().orElseThrow();
+    assertThat(scan).containsPattern("actual rows=" + rows + "(\\.00)? ");
+  }
+
+  @Override
+  protected void assertReadsThroughAnIndex(List<String> plan, String table) {
+    String text = String.join("\n", plan);
+    assertThat(text).doesNotContain("Seq Scan on " + table + " ");
+    assertThat(plan).anySatisfy(line -> assertThat(line).contains("Index").contains(table + "_"));
+  }
+
+  @Override
+  protected void assertReadsEventsFromSeqThroughTheKey(List<String> plan, int rows) {
+    String text = String.join("\n", plan);
+    assertThat(text).contains("Index Scan using adk_events_pkey");
+    assertThat(text).containsPattern("Index Cond: .*seq >");
+    assertThat(text).doesNotContain("Seq Scan").doesNotContain("Bitmap");
+    String scan =
+        plan.stream().filter(l -> l.contains("adk_events_pkey")).findFirst().orElseThrow();
+    assertThat(scan).containsPattern("actual rows=" + rows + "(\\.00)? ");
+  }
+
   @Test
   void jsonValues_areStoredAsJsonb() throws Exception {
     Session s = create("alice", "s1", Map.of("k", Map.of("nested", List.of(1, 2))));

@@ -866,4 +866,490 @@ public abstract class SessionServiceContract {
                     .blockingGet())
         .isInstanceOf(SessionNotFoundException.class);
   }
+
+  // ---- paging and incremental reads (adk4j, issue 11) ----
+
+  /**
+   * 25 sessions s00..s24 of alice, session i last updated at second 1000 + i % 7, so that sessions
+   * share update times; each has its own key and alice a user key.
+   */
+  private List<String> twentyFiveSessionsInPageOrder() {
+    List<String[]> byTime = new ArrayList<>();
+    for (int i = 0; i < 25; i++) {
+      String id = String.format("s%02d", i);
+      Session s = create("alice", id, map("own", i));
+      long millis = (1000 + i % 7) * 1000L;
+      service.appendEvent(s, textEvent("hi " + i, millis)).blockingGet();
+      byTime.add(new String[] {id, Long.toString(millis)});
+    }
+    append(get("alice", "s00"), map("user:u", "shared"));
+    // s00's last update is now that append: the newest of all.
+    byTime.get(0)[1] = Long.toString(get("alice", "s00").lastUpdateTime().toEpochMilli());
+    create("bob", "s99", map());
+    byTime.sort(
+        (a, b) -> {
+          int t = Long.compare(Long.parseLong(b[1]), Long.parseLong(a[1]));
+          return t != 0 ? t : a[0].compareTo(b[0]);
+        });
+    List<String> ids = new ArrayList<>();
+    for (String[] e : byTime) {
+      ids.add(e[0]);
+    }
+    return ids;
+  }
+
+  @Test
+  void listSessionsPaged_handsOutEverySessionOnce_mostRecentlyUpdatedFirst_tiesById() {
+    List<String> expected = twentyFiveSessionsInPageOrder();
+    assertThat(expected.get(0)).isEqualTo("s00");
+    assertThat(expected.subList(1, 5)).containsExactly("s06", "s13", "s20", "s05");
+
+    List<ListSessionsResponse> pages = new ArrayList<>();
+    ListSessionsRequest request = ListSessionsRequest.builder().pageSize(10).build();
+    while (true) {
+      ListSessionsResponse page = service.listSessions(APP, "alice", request).blockingGet();
+      pages.add(page);
+      if (page.nextPageToken().isEmpty()) {
+        break;
+      }
+      assertThat(pages).as("pages so far").hasSizeLessThan(10);
+      request = request.toBuilder().pageToken(page.nextPageToken().get()).build();
+    }
+
+    assertThat(pages).hasSize(3);
+    assertThat(pages).extracting(p -> p.sessions().size()).containsExactly(10, 10, 5);
+    assertThat(pages.get(0).nextPageToken()).isPresent();
+    assertThat(pages.get(1).nextPageToken()).isPresent();
+    assertThat(pages.get(2).nextPageToken()).isEmpty();
+    List<Session> all = new ArrayList<>();
+    pages.forEach(p -> all.addAll(p.sessions()));
+    assertThat(all).extracting(Session::id).containsExactlyElementsOf(expected);
+    for (int i = 1; i < all.size(); i++) {
+      assertThat(all.get(i).lastUpdateTime()).isBeforeOrEqualTo(all.get(i - 1).lastUpdateTime());
+    }
+    // Merged state, no events, as listSessions(app, user).
+    for (Session s : all) {
+      assertThat(s.events()).isEmpty();
+      assertThat(s.state())
+          .containsEntry("own", Integer.parseInt(s.id().substring(1)))
+          .containsEntry("user:u", "shared")
+          .hasSize(2);
+      assertThat(s.revision()).isEqualTo(s.id().equals("s00") ? 2 : 1);
+    }
+    assertThat(all.get(1).lastUpdateTime()).isEqualTo(Instant.ofEpochSecond(1006));
+  }
+
+  @Test
+  void listSessionsPaged_tokenRoundTrips_andDefaultsHold() {
+    List<String> expected = twentyFiveSessionsInPageOrder();
+    ListSessionsResponse first =
+        service
+            .listSessions(APP, "alice", ListSessionsRequest.builder().pageSize(7).build())
+            .blockingGet();
+    String token = first.nextPageToken().orElseThrow();
+    assertThat(token).matches("[A-Za-z0-9_-]+");
+    // The same token gives the same page, whoever built the request around it.
+    ListSessionsRequest next = ListSessionsRequest.builder().pageSize(7).pageToken(token).build();
+    List<String> second =
+        service.listSessions(APP, "alice", next).blockingGet().sessions().stream()
+            .map(Session::id)
+            .toList();
+    assertThat(second).containsExactlyElementsOf(expected.subList(7, 14));
+    assertThat(
+            service.listSessions(APP, "alice", next.toBuilder().build()).blockingGet().sessions())
+        .extracting(Session::id)
+        .containsExactlyElementsOf(second);
+    // A token does not fix the page size: the rest in one page of 100.
+    ListSessionsResponse rest =
+        service
+            .listSessions(APP, "alice", ListSessionsRequest.builder().pageToken(token).build())
+            .blockingGet();
+    assertThat(rest.sessions())
+        .extracting(Session::id)
+        .containsExactlyElementsOf(expected.subList(7, 25));
+    assertThat(rest.nextPageToken()).isEmpty();
+
+    // Defaults: 100 a page, first page for no or an empty token, no token when all fit.
+    assertThat(ListSessionsRequest.builder().build().pageSize()).isEqualTo(100);
+    assertThat(ListSessionsRequest.firstPage().pageToken()).isEmpty();
+    ListSessionsResponse whole =
+        service
+            .listSessions(APP, "alice", ListSessionsRequest.builder().pageToken("").build())
+            .blockingGet();
+    assertThat(whole.sessions()).extracting(Session::id).containsExactlyElementsOf(expected);
+    assertThat(whole.nextPageToken()).isEmpty();
+    // Exactly one full page: no token pointing at an empty page.
+    ListSessionsResponse exact =
+        service
+            .listSessions(APP, "alice", ListSessionsRequest.builder().pageSize(25).build())
+            .blockingGet();
+    assertThat(exact.sessions()).hasSize(25);
+    assertThat(exact.nextPageToken()).isEmpty();
+    ListSessionsResponse nobody =
+        service.listSessions(APP, "nobody", ListSessionsRequest.firstPage()).blockingGet();
+    assertThat(nobody.sessions()).isEmpty();
+    assertThat(nobody.nextPageToken()).isEmpty();
+    // The old listing is unchanged: all, by id, no token.
+    ListSessionsResponse old = service.listSessions(APP, "alice").blockingGet();
+    assertThat(old.sessions()).extracting(Session::id).isSorted().hasSize(25);
+    assertThat(old.nextPageToken()).isEmpty();
+    assertThat(new ListSessionsResponse(List.of()).nextPageToken()).isEmpty();
+  }
+
+  @Test
+  void listSessionsPaged_sessionDeletedOrUpdatedBetweenPages_othersStillComeOnce() {
+    List<String> expected = twentyFiveSessionsInPageOrder();
+    ListSessionsResponse first =
+        service
+            .listSessions(APP, "alice", ListSessionsRequest.builder().pageSize(10).build())
+            .blockingGet();
+    // The last session handed out is deleted, one still to come is updated (moves to the front).
+    service.deleteSession(APP, "alice", expected.get(9)).blockingAwait();
+    String moved = expected.get(15);
+    service.appendEvent(get("alice", moved), textEvent("later", 5_000_000L)).blockingGet();
+    ListSessionsResponse rest =
+        service
+            .listSessions(
+                APP,
+                "alice",
+                ListSessionsRequest.builder()
+                    .pageSize(100)
+                    .pageToken(first.nextPageToken().orElseThrow())
+                    .build())
+            .blockingGet();
+    List<String> remaining = new ArrayList<>(expected.subList(10, 25));
+    remaining.remove(moved);
+    assertThat(rest.sessions()).extracting(Session::id).containsExactlyElementsOf(remaining);
+  }
+
+  @Test
+  void listSessionsPaged_sessionsUpdatedAtOneInstant_comeInCodePointOrderOfTheirIds() {
+    // Java's String order puts U+1F986 (a surrogate pair, D83E DD86) before U+FB01; code point
+    // order, which the databases use, puts it after. "a" < "a2" < "a10" < "b" either way.
+    List<String> ids = List.of("b", "B", "a", "_", "é", "\uD83E\uDD86", "\uFB01", "a2", "a10");
+    for (String id : ids) {
+      Session s = create("alice", id, map());
+      service.appendEvent(s, textEvent(id, 5000L)).blockingGet();
+    }
+    List<String> seen = new ArrayList<>();
+    ListSessionsRequest request = ListSessionsRequest.builder().pageSize(2).build();
+    while (true) {
+      ListSessionsResponse page = service.listSessions(APP, "alice", request).blockingGet();
+      page.sessions().forEach(s -> seen.add(s.id()));
+      if (page.nextPageToken().isEmpty()) {
+        break;
+      }
+      request = request.toBuilder().pageToken(page.nextPageToken().get()).build();
+    }
+    assertThat(seen)
+        .containsExactly("B", "_", "a", "a10", "a2", "b", "é", "\uFB01", "\uD83E\uDD86");
+  }
+
+  @Test
+  void pagedListings_refuseBadPageSizesAndMalformedTokens_namingTheProblem() {
+    for (int bad : new int[] {0, -1, 1001}) {
+      assertThatThrownBy(() -> ListSessionsRequest.builder().pageSize(bad))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("pageSize")
+          .hasMessageContaining("1000")
+          .hasMessageContaining(Integer.toString(bad));
+      assertThatThrownBy(() -> ListEventsRequest.builder().pageSize(bad))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("pageSize");
+    }
+    assertThat(ListSessionsRequest.builder().pageSize(1).build().pageSize()).isEqualTo(1);
+    assertThat(ListSessionsRequest.builder().pageSize(1000).build().pageSize()).isEqualTo(1000);
+    assertThat(ListEventsRequest.builder().pageSize(1000).build().pageSize()).isEqualTo(1000);
+
+    Session s = create("alice", "s1", map());
+    for (int i = 1; i <= 3; i++) {
+      service.appendEvent(s, textEvent("e" + i, i * 1000L)).blockingGet();
+    }
+    create("alice", "s2", map());
+    String eventToken =
+        service
+            .listEvents(APP, "alice", "s1", ListEventsRequest.builder().pageSize(1).build())
+            .blockingGet()
+            .nextPageToken()
+            .orElseThrow();
+    String sessionToken =
+        service
+            .listSessions(APP, "alice", ListSessionsRequest.builder().pageSize(1).build())
+            .blockingGet()
+            .nextPageToken()
+            .orElseThrow();
+    for (String bad :
+        List.of(
+            "not a token!",
+            "Zm9v", // "foo"
+            eventToken,
+            sessionToken.substring(0, sessionToken.length() - 4))) {
+      assertThatThrownBy(
+              () ->
+                  service
+                      .listSessions(
+                          APP, "alice", ListSessionsRequest.builder().pageToken(bad).build())
+                      .blockingGet())
+          .as("session token %s", bad)
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("Malformed page token");
+    }
+    for (String bad : List.of("not a token!", "Zm9v", sessionToken)) {
+      assertThatThrownBy(
+              () ->
+                  service
+                      .listEvents(
+                          APP, "alice", "s1", ListEventsRequest.builder().pageToken(bad).build())
+                      .blockingGet())
+          .as("event token %s", bad)
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("Malformed page token");
+    }
+    // A token of an oldest-first listing does not continue a newest-first one.
+    assertThatThrownBy(
+            () ->
+                service
+                    .listEvents(
+                        APP,
+                        "alice",
+                        "s1",
+                        ListEventsRequest.builder().newestFirst(true).pageToken(eventToken).build())
+                    .blockingGet())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("newestFirst(false)");
+  }
+
+  private List<List<Long>> eventPages(String sessionId, ListEventsRequest request) {
+    List<List<Long>> pages = new ArrayList<>();
+    while (true) {
+      ListEventsResponse page = service.listEvents(APP, "alice", sessionId, request).blockingGet();
+      List<Long> secs = new ArrayList<>();
+      page.events().forEach(e -> secs.add(e.timestamp() / 1000));
+      pages.add(secs);
+      if (page.nextPageToken().isEmpty()) {
+        return pages;
+      }
+      assertThat(pages).hasSizeLessThan(20);
+      request = request.toBuilder().pageToken(page.nextPageToken().get()).build();
+    }
+  }
+
+  @Test
+  void listEventsPaged_oldestFirst_andNewestFirst() {
+    Session s = create("alice", "s1", map());
+    for (int i = 1; i <= 7; i++) {
+      service.appendEvent(s, textEvent("e" + i, i * 1000L)).blockingGet();
+    }
+    ListEventsRequest threes = ListEventsRequest.builder().pageSize(3).build();
+    assertThat(eventPages("s1", threes))
+        .containsExactly(List.of(1L, 2L, 3L), List.of(4L, 5L, 6L), List.of(7L));
+    assertThat(eventPages("s1", threes.toBuilder().newestFirst(true).build()))
+        .containsExactly(List.of(7L, 6L, 5L), List.of(4L, 3L, 2L), List.of(1L));
+    // Seven in pages of seven: one page, no token.
+    assertThat(eventPages("s1", threes.toBuilder().pageSize(7).build())).hasSize(1);
+    assertThat(eventPages("s1", ListEventsRequest.builder().newestFirst(true).build()))
+        .containsExactly(List.of(7L, 6L, 5L, 4L, 3L, 2L, 1L));
+    assertThat(ListEventsRequest.builder().build().pageSize()).isEqualTo(100);
+    assertThat(ListEventsRequest.builder().build().newestFirst()).isFalse();
+
+    // Events appended during an oldest-first listing show on its later pages.
+    ListEventsResponse first = service.listEvents(APP, "alice", "s1", threes).blockingGet();
+    ListEventsResponse second =
+        service
+            .listEvents(
+                APP,
+                "alice",
+                "s1",
+                threes.toBuilder().pageToken(first.nextPageToken().orElseThrow()).build())
+            .blockingGet();
+    service.appendEvent(s, textEvent("e8", 8000L)).blockingGet();
+    ListEventsResponse third =
+        service
+            .listEvents(
+                APP,
+                "alice",
+                "s1",
+                threes.toBuilder().pageToken(second.nextPageToken().orElseThrow()).build())
+            .blockingGet();
+    assertThat(third.events()).extracting(Event::timestamp).containsExactly(7000L, 8000L);
+    assertThat(third.nextPageToken()).isEmpty();
+    // Same events as the full listing, content included.
+    assertThat(first.events())
+        .containsExactlyElementsOf(
+            service.listEvents(APP, "alice", "s1").blockingGet().events().subList(0, 3));
+
+    Session empty = create("alice", "empty", map());
+    ListEventsResponse none =
+        service
+            .listEvents(APP, "alice", empty.id(), ListEventsRequest.builder().build())
+            .blockingGet();
+    assertThat(none.events()).isEmpty();
+    assertThat(none.nextPageToken()).isEmpty();
+    assertThatThrownBy(
+            () ->
+                service
+                    .listEvents(APP, "alice", "nope", ListEventsRequest.builder().build())
+                    .blockingGet())
+        .isInstanceOf(SessionNotFoundException.class);
+    assertThat(new ListEventsResponse(List.of()).nextPageToken()).isEmpty();
+  }
+
+  @Test
+  void getSession_afterRevision_keepsWhatWasAppendedSince_combinedWithTheOtherOptions() {
+    Session s = sessionWithEventsAtSeconds1To5();
+    assertThat(s.revision()).isEqualTo(5);
+    GetSessionConfig.Builder b = GetSessionConfig.builder();
+    assertThat(seconds(get("alice", "s1", b.afterRevision(0).build())))
+        .containsExactly(1L, 2L, 3L, 4L, 5L);
+    assertThat(seconds(get("alice", "s1", GetSessionConfig.builder().afterRevision(2).build())))
+        .containsExactly(3L, 4L, 5L);
+    Session current = get("alice", "s1", GetSessionConfig.builder().afterRevision(5).build());
+    assertThat(current.events()).isEmpty();
+    assertThat(current.revision()).isEqualTo(5);
+    assertThat(get("alice", "s1", GetSessionConfig.builder().afterRevision(50).build()).events())
+        .isEmpty();
+    assertThat(
+            seconds(
+                get(
+                    "alice",
+                    "s1",
+                    GetSessionConfig.builder().afterRevision(2).numRecentEvents(2).build())))
+        .containsExactly(4L, 5L);
+    assertThat(
+            seconds(
+                get(
+                    "alice",
+                    "s1",
+                    GetSessionConfig.builder().afterRevision(1).numRecentEvents(10).build())))
+        .containsExactly(2L, 3L, 4L, 5L);
+    assertThat(
+            get(
+                    "alice",
+                    "s1",
+                    GetSessionConfig.builder().afterRevision(0).numRecentEvents(0).build())
+                .events())
+        .isEmpty();
+    assertThat(
+            seconds(
+                get(
+                    "alice",
+                    "s1",
+                    GetSessionConfig.builder()
+                        .afterRevision(1)
+                        .afterTimestamp(Instant.ofEpochSecond(4))
+                        .build())))
+        .containsExactly(4L, 5L);
+    assertThat(
+            seconds(
+                get(
+                    "alice",
+                    "s1",
+                    GetSessionConfig.builder()
+                        .afterRevision(3)
+                        .afterTimestamp(Instant.ofEpochSecond(2))
+                        .numRecentEvents(1)
+                        .build())))
+        .containsExactly(5L);
+
+    // A caller holding a copy at revision r reads only what was appended since.
+    Session held = get("alice", "s1");
+    Session other = get("alice", "s1");
+    service.appendEvent(other, textEvent("e6", 6000L)).blockingGet();
+    service.appendEvent(other, textEvent("e7", 7000L)).blockingGet();
+    Session since =
+        get("alice", "s1", GetSessionConfig.builder().afterRevision(held.revision()).build());
+    assertThat(seconds(since)).containsExactly(6L, 7L);
+    assertThat(since.revision()).isEqualTo(7);
+
+    assertThatThrownBy(() -> GetSessionConfig.builder().afterRevision(-1))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("afterRevision");
+    assertThat(GetSessionConfig.builder().afterRevision(3).build())
+        .isEqualTo(GetSessionConfig.builder().afterRevision(3).build())
+        .isNotEqualTo(GetSessionConfig.builder().afterRevision(4).build());
+  }
+
+  protected static Event compactionEvent(String summary, long start, long end, long timestamp) {
+    return Event.builder()
+        .invocationId("compaction")
+        .author("user")
+        .timestamp(timestamp)
+        .actions(
+            EventActions.builder()
+                .compaction(
+                    new dev.adk4j.events.EventCompaction(
+                        start,
+                        end,
+                        Content.builder()
+                            .role("model")
+                            .parts(List.of(Part.fromText(summary)))
+                            .build()))
+                .build())
+        .build();
+  }
+
+  /** The text of each event, or "C:" and the summary for a compaction event. */
+  protected static List<String> texts(Session s) {
+    List<String> out = new ArrayList<>();
+    for (Event e : s.events()) {
+      out.add(
+          e.actions()
+              .compaction()
+              .map(c -> "C:" + c.compactedContent().parts().orElseThrow().get(0).text().orElse(""))
+              .orElseGet(e::stringifyContent));
+    }
+    return out;
+  }
+
+  @Test
+  void getSession_fromLatestCompaction_keepsTheLatestCompactionAndWhatFollows() {
+    GetSessionConfig fromCompaction = GetSessionConfig.builder().fromLatestCompaction(true).build();
+    Session s = create("alice", "s1", map());
+    service.appendEvent(s, textEvent("p1", 1000L)).blockingGet();
+    service.appendEvent(s, textEvent("p2", 2000L)).blockingGet();
+    // None yet: all events.
+    assertThat(texts(get("alice", "s1", fromCompaction))).containsExactly("p1", "p2");
+
+    service.appendEvent(s, compactionEvent("one", 1000L, 2000L, 3000L)).blockingGet();
+    // The compaction is the last event: only it.
+    assertThat(texts(get("alice", "s1", fromCompaction))).containsExactly("C:one");
+    service.appendEvent(s, textEvent("p3", 4000L)).blockingGet();
+    assertThat(texts(get("alice", "s1", fromCompaction))).containsExactly("C:one", "p3");
+
+    service.appendEvent(s, textEvent("p4", 5000L)).blockingGet();
+    service.appendEvent(s, compactionEvent("two", 1000L, 5000L, 6000L)).blockingGet(); // rev 6
+    service.appendEvent(s, textEvent("p5", 7000L)).blockingGet();
+    service.appendEvent(s, textEvent("p6", 8000L)).blockingGet(); // rev 8
+    assertThat(texts(get("alice", "s1", fromCompaction))).containsExactly("C:two", "p5", "p6");
+    assertThat(get("alice", "s1").events()).hasSize(8);
+
+    GetSessionConfig.Builder b = fromCompaction.toBuilder();
+    assertThat(texts(get("alice", "s1", b.numRecentEvents(2).build()))).containsExactly("p5", "p6");
+    assertThat(texts(get("alice", "s1", fromCompaction.toBuilder().numRecentEvents(5).build())))
+        .containsExactly("C:two", "p5", "p6");
+    // With afterRevision the later start wins.
+    assertThat(texts(get("alice", "s1", fromCompaction.toBuilder().afterRevision(2).build())))
+        .containsExactly("C:two", "p5", "p6");
+    assertThat(texts(get("alice", "s1", fromCompaction.toBuilder().afterRevision(6).build())))
+        .containsExactly("p5", "p6");
+    assertThat(get("alice", "s1", fromCompaction.toBuilder().afterRevision(8).build()).events())
+        .isEmpty();
+    assertThat(
+            texts(
+                get(
+                    "alice",
+                    "s1",
+                    fromCompaction.toBuilder().afterTimestamp(Instant.ofEpochSecond(7)).build())))
+        .containsExactly("p5", "p6");
+    // A partial compaction event is not stored and changes nothing.
+    Event partial =
+        compactionEvent("partial", 1000L, 8000L, 9000L).toBuilder().partial(true).build();
+    service.appendEvent(s, partial).blockingGet();
+    assertThat(texts(get("alice", "s1", fromCompaction))).containsExactly("C:two", "p5", "p6");
+    // Other sessions are not affected.
+    Session other = create("alice", "s2", map());
+    service.appendEvent(other, textEvent("q1", 1000L)).blockingGet();
+    assertThat(texts(get("alice", "s2", fromCompaction))).containsExactly("q1");
+    assertThat(GetSessionConfig.builder().build().fromLatestCompaction()).isFalse();
+  }
 }

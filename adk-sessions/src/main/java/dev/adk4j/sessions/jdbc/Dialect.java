@@ -108,6 +108,16 @@ enum Dialect {
     return this == SQLITE ? "" : " FOR UPDATE";
   }
 
+  /**
+   * What follows a text column in ORDER BY and comparisons to order it by Unicode code point (the
+   * order of UTF-8 bytes), as Java does in {@code InMemorySessionService}: nothing on SQLite, whose
+   * default {@code BINARY} collation does that; {@code COLLATE "C"} on PostgreSQL, whose default
+   * collation follows the locale. The index {@code adk_sessions_by_update} is declared alike.
+   */
+  String codePointCollation() {
+    return this == SQLITE ? "" : " COLLATE \"C\"";
+  }
+
   /** The placeholder for a JSON text parameter, cast where the column type needs it. */
   String jsonParameter() {
     return jsonParameter;

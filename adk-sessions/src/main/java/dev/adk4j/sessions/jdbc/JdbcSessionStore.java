@@ -253,7 +253,7 @@ public final class JdbcSessionStore implements AutoCloseable {
             return Optional.empty();
           }
           Map<String, Object> state = readState(c, app, user, row.pk, context);
-          List<Event> events = readEvents(c, row.pk, config, context);
+          List<Event> events = readEvents(c, row, config, context);
           return Optional.of(row.toSession(app, user, state, events));
         });
   }
@@ -288,17 +288,7 @@ public final class JdbcSessionStore implements AutoCloseable {
           for (SessionRow row : rows) {
             byPk.put(row.pk, row);
           }
-          Map<String, Object> shared = new HashMap<>();
-          try (PreparedStatement ps = c.prepareStatement(sql.selectSharedState)) {
-            ps.setString(1, app);
-            ps.setString(2, app);
-            ps.setString(3, user);
-            try (ResultSet rs = ps.executeQuery()) {
-              while (rs.next()) {
-                shared.put(rs.getString(1), parseValue(rs.getString(1), rs.getString(2), context));
-              }
-            }
-          }
+          Map<String, Object> shared = readSharedState(c, app, user, context);
           Map<Long, Map<String, Object>> own = new HashMap<>();
           try (PreparedStatement ps = c.prepareStatement(sql.selectUserSessionsState)) {
             ps.setString(1, app);
@@ -325,6 +315,103 @@ public final class JdbcSessionStore implements AutoCloseable {
             sessions.add(row.toSession(app, user, state, List.of()));
           }
           return sessions;
+        });
+  }
+
+  /**
+   * One page of the user's sessions, with merged state and without events: up to {@code limit}
+   * sessions, most recently updated first (ties by id in code point order), after the session
+   * updated at {@code afterTime} with id {@code afterId} (both null: from the first). Reads the
+   * page through the index {@code adk_sessions_by_update}, the app and user state once, and the
+   * session state of the page's sessions only.
+   */
+  public List<Session> listPage(
+      String app, String user, int limit, @Nullable Instant afterTime, @Nullable String afterId) {
+    String context = "sessions of user '" + user + "' in app '" + app + "'";
+    Query page = pageQuery(app, user, limit, afterTime, afterId);
+    return transaction(
+        false,
+        "list a page of " + context,
+        c -> {
+          List<SessionRow> rows = new ArrayList<>();
+          try (PreparedStatement ps = page.prepare(c, "")) {
+            try (ResultSet rs = ps.executeQuery()) {
+              while (rs.next()) {
+                rows.add(
+                    new SessionRow(
+                        rs.getLong(1),
+                        rs.getString(2),
+                        rs.getLong(3),
+                        rs.getLong(4),
+                        rs.getInt(5)));
+              }
+            }
+          }
+          if (rows.isEmpty()) {
+            return List.of();
+          }
+          Map<String, Object> shared = readSharedState(c, app, user, context);
+          Map<Long, SessionRow> byPk = new HashMap<>();
+          for (SessionRow row : rows) {
+            byPk.put(row.pk, row);
+          }
+          Map<Long, Map<String, Object>> own = new HashMap<>();
+          try (PreparedStatement ps = pageStateQuery(rows).prepare(c, "")) {
+            try (ResultSet rs = ps.executeQuery()) {
+              while (rs.next()) {
+                SessionRow row = byPk.get(rs.getLong(1));
+                String key = rs.getString(2);
+                Object value = parseValue(key, rs.getString(3), describe(app, user, row.id));
+                own.computeIfAbsent(row.pk, k -> new HashMap<>()).put(key, value);
+              }
+            }
+          }
+          List<Session> sessions = new ArrayList<>(rows.size());
+          for (SessionRow row : rows) {
+            Map<String, Object> state = new HashMap<>();
+            shared.forEach((k, v) -> state.put(k, Json.copy(v)));
+            state.putAll(own.getOrDefault(row.pk, Map.of()));
+            sessions.add(row.toSession(app, user, state, List.of()));
+          }
+          return sessions;
+        });
+  }
+
+  private Query pageQuery(
+      String app, String user, int limit, @Nullable Instant afterTime, @Nullable String afterId) {
+    if ((afterTime == null) != (afterId == null)) {
+      throw new IllegalArgumentException("afterTime and afterId go together");
+    }
+    if (afterTime == null) {
+      return new Query(
+          sql.listSessionsPage,
+          ps -> {
+            ps.setString(1, app);
+            ps.setString(2, user);
+            ps.setInt(3, limit);
+          });
+    }
+    return new Query(
+        sql.listSessionsPageAfter,
+        ps -> {
+          ps.setString(1, app);
+          ps.setString(2, user);
+          ps.setLong(3, afterTime.getEpochSecond());
+          ps.setLong(4, afterTime.getEpochSecond());
+          ps.setInt(5, afterTime.getNano());
+          ps.setInt(6, afterTime.getNano());
+          ps.setString(7, afterId);
+          ps.setInt(8, limit);
+        });
+  }
+
+  private Query pageStateQuery(List<SessionRow> rows) {
+    return new Query(
+        sql.selectSessionsState(rows.size()),
+        ps -> {
+          for (int i = 0; i < rows.size(); i++) {
+            ps.setLong(i + 1, rows.get(i).pk);
+          }
         });
   }
 
@@ -376,7 +463,45 @@ public final class JdbcSessionStore implements AutoCloseable {
           if (row == null) {
             throw new SessionNotFoundException(app, user, id);
           }
-          return readEvents(c, row.pk, Optional.empty(), context);
+          return readEvents(c, row, Optional.empty(), context);
+        });
+  }
+
+  /** A stored event and its sequence number (the session revision its append produced). */
+  public record NumberedEvent(long seq, Event event) {}
+
+  /**
+   * Up to {@code limit} events of a session with a sequence number above {@code bound}, oldest
+   * first, or with {@code newestFirst} below it, newest first: a range scan of the primary key.
+   *
+   * @throws SessionNotFoundException if there is no such session
+   */
+  public List<NumberedEvent> eventsPage(
+      String app, String user, String id, boolean newestFirst, long bound, int limit) {
+    String context = describe(app, user, id);
+    return transaction(
+        false,
+        "read a page of the events of " + context,
+        c -> {
+          SessionRow row = findSession(c, app, user, id);
+          if (row == null) {
+            throw new SessionNotFoundException(app, user, id);
+          }
+          List<NumberedEvent> events = new ArrayList<>();
+          try (PreparedStatement ps =
+              c.prepareStatement(
+                  newestFirst ? sql.selectEventsPageBackward : sql.selectEventsPage)) {
+            ps.setLong(1, row.pk);
+            ps.setLong(2, bound);
+            ps.setInt(3, limit);
+            try (ResultSet rs = ps.executeQuery()) {
+              while (rs.next()) {
+                long seq = rs.getLong(1);
+                events.add(new NumberedEvent(seq, parseEvent(seq, rs.getString(2), context)));
+              }
+            }
+          }
+          return events;
         });
   }
 
@@ -389,7 +514,8 @@ public final class JdbcSessionStore implements AutoCloseable {
    * is stored; keys in {@code increments} get the amount added to their stored value, and the
    * stored event records the result ({@code withResolved} gives the event to store once the
    * incremented values are known). The session must not be leased to another owner than {@code
-   * leaseOwner}.
+   * leaseOwner}. If {@code stored} is a compaction event, the session's {@code last_compaction_seq}
+   * becomes its sequence number, in the statement that bumps the revision.
    *
    * @return the session's new revision and the incremented values
    * @throws SessionNotFoundException if there is no such session
@@ -414,6 +540,7 @@ public final class JdbcSessionStore implements AutoCloseable {
     List<List<StateOp>> ops = encode(delta, expected, increments, context);
     String plainJson = increments.isEmpty() ? checkedEventJson(stored, context) : null;
     Instant updated = Instant.ofEpochMilli(stored.timestamp());
+    boolean compaction = stored.actions().compaction().isPresent();
     return transaction(
         true,
         "append event '" + stored.id() + "' to " + context,
@@ -423,11 +550,12 @@ public final class JdbcSessionStore implements AutoCloseable {
           try (PreparedStatement ps = c.prepareStatement(sql.bumpRevision)) {
             ps.setLong(1, updated.getEpochSecond());
             ps.setInt(2, updated.getNano());
-            ps.setString(3, app);
-            ps.setString(4, user);
-            ps.setString(5, id);
-            ps.setLong(6, expectedRevision);
-            ps.setString(7, leaseOwner);
+            ps.setInt(3, compaction ? 1 : 0);
+            ps.setString(4, app);
+            ps.setString(5, user);
+            ps.setString(6, id);
+            ps.setLong(7, expectedRevision);
+            ps.setString(8, leaseOwner);
             try (ResultSet rs = ps.executeQuery()) {
               if (!rs.next()) {
                 throw refused(c, app, user, id, expectedRevision);
@@ -478,31 +606,121 @@ public final class JdbcSessionStore implements AutoCloseable {
    * reports the rows each step produced, on PostgreSQL). Empty if the session does not exist.
    */
   public List<String> explainRecentEvents(String app, String user, String id, int n) {
+    return explainGetSession(
+            app, user, id, Optional.of(GetSessionConfig.builder().numRecentEvents(n).build()))
+        .getOrDefault("events", List.of());
+  }
+
+  /**
+   * Diagnostics: the database's plans (as {@link #explainRecentEvents}) for the queries {@link
+   * #load} runs with {@code config}: {@code "session"} (the session row, by its natural key),
+   * {@code "state"} (app, user and session state) and {@code "events"} (absent when no event is
+   * read). Empty if the session does not exist.
+   */
+  public Map<String, List<String>> explainGetSession(
+      String app, String user, String id, Optional<GetSessionConfig> config) {
     return transaction(
         false,
-        "explain the events query of " + describe(app, user, id),
+        "explain the queries reading " + describe(app, user, id),
         c -> {
           SessionRow row = findSession(c, app, user, id);
           if (row == null) {
-            return List.of();
+            return Map.of();
           }
-          String prefix =
-              dialect == Dialect.SQLITE
-                  ? "EXPLAIN QUERY PLAN "
-                  : "EXPLAIN (ANALYZE, BUFFERS, COSTS OFF, TIMING OFF) ";
-          List<String> plan = new ArrayList<>();
-          try (PreparedStatement ps = c.prepareStatement(prefix + sql.selectLastEvents)) {
-            ps.setLong(1, row.pk);
-            ps.setInt(2, n);
-            try (ResultSet rs = ps.executeQuery()) {
-              int columns = rs.getMetaData().getColumnCount();
-              while (rs.next()) {
-                plan.add(rs.getString(columns));
-              }
+          Map<String, List<String>> plans = new java.util.LinkedHashMap<>();
+          plans.put(
+              "session",
+              explain(
+                  c,
+                  new Query(
+                      sql.selectSession,
+                      ps -> {
+                        ps.setString(1, app);
+                        ps.setString(2, user);
+                        ps.setString(3, id);
+                      })));
+          plans.put(
+              "state",
+              explain(
+                  c,
+                  new Query(
+                      sql.selectState,
+                      ps -> {
+                        ps.setString(1, app);
+                        ps.setString(2, app);
+                        ps.setString(3, user);
+                        ps.setLong(4, row.pk);
+                      })));
+          EventsQuery events = eventsQuery(row, config);
+          if (events != null) {
+            plans.put("events", explain(c, new Query(events.sql(), events::bind)));
+          }
+          return plans;
+        });
+  }
+
+  /**
+   * Diagnostics: the database's plans (as {@link #explainRecentEvents}) for the queries {@link
+   * #listPage} runs with these arguments: {@code "page"} (the page of session rows) and, if the
+   * page is not empty, {@code "state"} (the session state of the page's sessions).
+   */
+  public Map<String, List<String>> explainListSessions(
+      String app, String user, int limit, @Nullable Instant afterTime, @Nullable String afterId) {
+    Query page = pageQuery(app, user, limit, afterTime, afterId);
+    return transaction(
+        false,
+        "explain the queries listing the sessions of user '" + user + "' in app '" + app + "'",
+        c -> {
+          Map<String, List<String>> plans = new java.util.LinkedHashMap<>();
+          plans.put("page", explain(c, page));
+          List<SessionRow> rows = new ArrayList<>();
+          try (PreparedStatement ps = page.prepare(c, "");
+              ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+              rows.add(new SessionRow(rs.getLong(1), rs.getString(2), 0, 0, 0));
             }
           }
-          return plan;
+          if (!rows.isEmpty()) {
+            plans.put("state", explain(c, pageStateQuery(rows)));
+          }
+          return plans;
         });
+  }
+
+  /** A statement and how to bind its parameters. */
+  private record Query(String sql, Binder binder) {
+    PreparedStatement prepare(Connection c, String prefix) throws SQLException {
+      PreparedStatement ps = c.prepareStatement(prefix + sql);
+      try {
+        binder.bind(ps);
+        return ps;
+      } catch (SQLException | RuntimeException e) {
+        ps.close();
+        throw e;
+      }
+    }
+  }
+
+  @FunctionalInterface
+  private interface Binder {
+    void bind(PreparedStatement ps) throws SQLException;
+  }
+
+  /** The database's plan of {@code query}, one line per row of the EXPLAIN output. */
+  private List<String> explain(Connection c, Query query) throws SQLException {
+    String prefix =
+        dialect == Dialect.SQLITE
+            ? "EXPLAIN QUERY PLAN "
+            : "EXPLAIN (ANALYZE, BUFFERS, COSTS OFF, TIMING OFF) ";
+    List<String> plan = new ArrayList<>();
+    try (PreparedStatement ps = query.prepare(c, prefix);
+        ResultSet rs = ps.executeQuery()) {
+      int columns = rs.getMetaData().getColumnCount();
+      while (rs.next()) {
+        plan.add(rs.getString(columns));
+      }
+    }
+    return plan;
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -697,12 +915,26 @@ public final class JdbcSessionStore implements AutoCloseable {
     final long updateSeconds;
     final int updateNanos;
 
+    /** The sequence number of the latest compaction event; null if none (or not read). */
+    final @Nullable Long lastCompactionSeq;
+
     SessionRow(long pk, String id, long revision, long updateSeconds, int updateNanos) {
+      this(pk, id, revision, updateSeconds, updateNanos, null);
+    }
+
+    SessionRow(
+        long pk,
+        String id,
+        long revision,
+        long updateSeconds,
+        int updateNanos,
+        @Nullable Long lastCompactionSeq) {
       this.pk = pk;
       this.id = id;
       this.revision = revision;
       this.updateSeconds = updateSeconds;
       this.updateNanos = updateNanos;
+      this.lastCompactionSeq = lastCompactionSeq;
     }
 
     Session toSession(String app, String user, Map<String, Object> state, List<Event> events) {
@@ -727,7 +959,14 @@ public final class JdbcSessionStore implements AutoCloseable {
         if (!rs.next()) {
           return null;
         }
-        return new SessionRow(rs.getLong(1), id, rs.getLong(2), rs.getLong(3), rs.getInt(4));
+        long lastCompaction = rs.getLong(5);
+        return new SessionRow(
+            rs.getLong(1),
+            id,
+            rs.getLong(2),
+            rs.getLong(3),
+            rs.getInt(4),
+            rs.wasNull() ? null : lastCompaction);
       }
     }
   }
@@ -759,6 +998,23 @@ public final class JdbcSessionStore implements AutoCloseable {
     }
   }
 
+  /** The app and user state (the part of a merged state that all the user's sessions share). */
+  private Map<String, Object> readSharedState(Connection c, String app, String user, String context)
+      throws SQLException {
+    Map<String, Object> shared = new HashMap<>();
+    try (PreparedStatement ps = c.prepareStatement(sql.selectSharedState)) {
+      ps.setString(1, app);
+      ps.setString(2, app);
+      ps.setString(3, user);
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          shared.put(rs.getString(1), parseValue(rs.getString(1), rs.getString(2), context));
+        }
+      }
+    }
+    return shared;
+  }
+
   private Map<String, Object> readState(
       Connection c, String app, String user, long pk, String context) throws SQLException {
     Map<String, Object> state = new HashMap<>();
@@ -777,38 +1033,62 @@ public final class JdbcSessionStore implements AutoCloseable {
     return state;
   }
 
-  private List<Event> readEvents(
-      Connection c, long pk, Optional<GetSessionConfig> config, String context)
-      throws SQLException {
-    @Nullable Integer last = config.flatMap(GetSessionConfig::numRecentEvents).orElse(null);
-    @Nullable Long after =
-        config.flatMap(GetSessionConfig::afterTimestamp).map(Instant::toEpochMilli).orElse(null);
-    if (last != null && last == 0) {
-      return List.of();
-    }
-    String query;
-    if (last == null) {
-      query = after == null ? sql.selectEvents : sql.selectEventsAfter;
-    } else {
-      query = after == null ? sql.selectLastEvents : sql.selectLastEventsAfter;
-    }
-    List<Event> events = new ArrayList<>();
-    try (PreparedStatement ps = c.prepareStatement(query)) {
+  /** The query {@link #readEvents} runs, and how to bind it; null if it reads nothing. */
+  private record EventsQuery(
+      String sql, long pk, long fromSeq, @Nullable Long after, @Nullable Integer last) {
+    void bind(PreparedStatement ps) throws SQLException {
       int i = 1;
       ps.setLong(i++, pk);
+      if (fromSeq > 0) {
+        ps.setLong(i++, fromSeq);
+      }
       if (after != null) {
         ps.setLong(i++, after);
       }
       if (last != null) {
         ps.setInt(i, last);
       }
+    }
+  }
+
+  /**
+   * How to read the events {@code config} selects. {@code afterRevision} and {@code
+   * fromLatestCompaction} make one lower bound on the sequence number (the latest compaction's is
+   * on the session row), so both are a range scan of the primary key from there.
+   */
+  private @Nullable EventsQuery eventsQuery(SessionRow row, Optional<GetSessionConfig> config) {
+    @Nullable Integer last = config.flatMap(GetSessionConfig::numRecentEvents).orElse(null);
+    @Nullable Long after =
+        config.flatMap(GetSessionConfig::afterTimestamp).map(Instant::toEpochMilli).orElse(null);
+    if (last != null && last == 0) {
+      return null;
+    }
+    long fromSeq = config.flatMap(GetSessionConfig::afterRevision).orElse(0L);
+    if (config.map(GetSessionConfig::fromLatestCompaction).orElse(false)
+        && row.lastCompactionSeq != null) {
+      fromSeq = Math.max(fromSeq, row.lastCompactionSeq - 1);
+    }
+    String query = sql.selectEvents(fromSeq > 0, after != null, last != null);
+    return new EventsQuery(query, row.pk, fromSeq, after, last);
+  }
+
+  private List<Event> readEvents(
+      Connection c, SessionRow row, Optional<GetSessionConfig> config, String context)
+      throws SQLException {
+    EventsQuery query = eventsQuery(row, config);
+    if (query == null) {
+      return List.of();
+    }
+    List<Event> events = new ArrayList<>();
+    try (PreparedStatement ps = c.prepareStatement(query.sql())) {
+      query.bind(ps);
       try (ResultSet rs = ps.executeQuery()) {
         while (rs.next()) {
           events.add(parseEvent(rs.getLong(1), rs.getString(2), context));
         }
       }
     }
-    if (last != null) {
+    if (query.last() != null) {
       // Read newest first so the index scan stops after N rows; hand them out oldest first.
       Collections.reverse(events);
     }

@@ -13,7 +13,7 @@ final class SqlText {
           + " ON CONFLICT (app_name, user_id, session_id) DO NOTHING RETURNING pk";
 
   final String selectSession =
-      "SELECT pk, revision, update_seconds, update_nanos FROM adk_sessions"
+      "SELECT pk, revision, update_seconds, update_nanos, last_compaction_seq FROM adk_sessions"
           + " WHERE app_name = ? AND user_id = ? AND session_id = ?";
 
   final String listSessions =
@@ -21,8 +21,23 @@ final class SqlText {
           + " WHERE app_name = ? AND user_id = ?";
 
   /**
+   * The first page of a user's sessions (app, user, limit), in the order of the index {@code
+   * adk_sessions_by_update}: most recently updated first, ties by id in code point order.
+   */
+  final String listSessionsPage;
+
+  /**
+   * The page after a position (app, user, seconds, seconds, nanos, nanos, id, limit). The bound
+   * {@code update_seconds <= ?} starts the index scan at the position; the rest of the keyset
+   * condition only filters the sessions updated in that same second.
+   */
+  final String listSessionsPageAfter;
+
+  /**
    * Bumps the revision of a session that is at the expected one and not leased to another owner
-   * (parameter 7; an expired lease counts as none); no row if stale, leased or missing.
+   * (parameter 8; an expired lease counts as none); no row if stale, leased or missing. Parameter 3
+   * is 1 if the appended event is a compaction event: its revision becomes the session's {@code
+   * last_compaction_seq}.
    */
   final String bumpRevision;
 
@@ -76,6 +91,57 @@ final class SqlText {
   final String selectLastEventsAfter =
       "SELECT seq, event FROM adk_events WHERE session_pk = ? AND event_time >= ?"
           + " ORDER BY seq DESC LIMIT ?";
+
+  /**
+   * The events of a session after sequence number ?, all or the last N: {@code seq > ?} makes the
+   * scan of the primary key start (or stop, read backwards) there. Indexed by [with time][last].
+   */
+  private final String[][] selectEventsFrom = {
+    {
+      "SELECT seq, event FROM adk_events WHERE session_pk = ? AND seq > ? ORDER BY seq",
+      "SELECT seq, event FROM adk_events WHERE session_pk = ? AND seq > ? ORDER BY seq DESC LIMIT ?"
+    },
+    {
+      "SELECT seq, event FROM adk_events WHERE session_pk = ? AND seq > ? AND event_time >= ?"
+          + " ORDER BY seq",
+      "SELECT seq, event FROM adk_events WHERE session_pk = ? AND seq > ? AND event_time >= ?"
+          + " ORDER BY seq DESC LIMIT ?"
+    }
+  };
+
+  /** One page of events oldest first: session pk, after seq, limit. */
+  final String selectEventsPage =
+      "SELECT seq, event FROM adk_events WHERE session_pk = ? AND seq > ? ORDER BY seq LIMIT ?";
+
+  /** One page of events newest first: session pk, before seq, limit. */
+  final String selectEventsPageBackward =
+      "SELECT seq, event FROM adk_events WHERE session_pk = ? AND seq < ?"
+          + " ORDER BY seq DESC LIMIT ?";
+
+  /**
+   * The query that reads a session's events: with a lower sequence bound ({@code seq > ?}) or not,
+   * with {@code event_time >= ?} or not, all or the last N (newest first).
+   */
+  String selectEvents(boolean fromSeq, boolean afterTime, boolean last) {
+    if (fromSeq) {
+      return selectEventsFrom[afterTime ? 1 : 0][last ? 1 : 0];
+    }
+    if (last) {
+      return afterTime ? selectLastEventsAfter : selectLastEvents;
+    }
+    return afterTime ? selectEventsAfter : selectEvents;
+  }
+
+  /** The session state of the given sessions (n pks): (session pk, key, value) rows. */
+  String selectSessionsState(int n) {
+    StringBuilder b =
+        new StringBuilder(
+            "SELECT session_pk, state_key, state_value FROM adk_session_state WHERE session_pk IN (");
+    for (int i = 0; i < n; i++) {
+      b.append(i == 0 ? "?" : ", ?");
+    }
+    return b.append(")").toString();
+  }
 
   /** App, user and session state of one session: (key, value) rows. */
   final String selectState =
@@ -131,8 +197,25 @@ final class SqlText {
     String json = dialect.jsonParameter();
     String now = dialect.nowMillis();
     String lock = dialect.forUpdate();
+    String byCodePoint = dialect.codePointCollation();
+    String sessionColumns =
+        "SELECT pk, session_id, revision, update_seconds, update_nanos FROM adk_sessions"
+            + " WHERE app_name = ? AND user_id = ?";
+    String pageOrder =
+        " ORDER BY update_seconds DESC, update_nanos DESC, session_id" + byCodePoint + " LIMIT ?";
+    listSessionsPage = sessionColumns + pageOrder;
+    listSessionsPageAfter =
+        sessionColumns
+            + " AND update_seconds <= ? AND (update_seconds < ? OR update_nanos < ?"
+            + " OR (update_nanos = ? AND session_id"
+            + byCodePoint
+            + " > ?))"
+            + pageOrder;
+    // In SET, revision is the value before the update: revision + 1 is the new revision.
     bumpRevision =
-        "UPDATE adk_sessions SET revision = revision + 1, update_seconds = ?, update_nanos = ?"
+        "UPDATE adk_sessions SET revision = revision + 1, update_seconds = ?, update_nanos = ?,"
+            + " last_compaction_seq = CASE WHEN ? = 1 THEN revision + 1"
+            + " ELSE last_compaction_seq END"
             + " WHERE app_name = ? AND user_id = ? AND session_id = ? AND revision = ?"
             + " AND (lease_owner IS NULL OR lease_owner = ? OR lease_until < "
             + now
