@@ -265,21 +265,11 @@ public final class JdbcSessionStore implements AutoCloseable {
         false,
         "list " + context,
         c -> {
-          List<SessionRow> rows = new ArrayList<>();
+          List<SessionRow> rows;
           try (PreparedStatement ps = c.prepareStatement(sql.listSessions)) {
             ps.setString(1, app);
             ps.setString(2, user);
-            try (ResultSet rs = ps.executeQuery()) {
-              while (rs.next()) {
-                rows.add(
-                    new SessionRow(
-                        rs.getLong(1),
-                        rs.getString(2),
-                        rs.getLong(3),
-                        rs.getLong(4),
-                        rs.getInt(5)));
-              }
-            }
+            rows = sessionRows(ps);
           }
           if (rows.isEmpty()) {
             return List.of();
@@ -333,19 +323,9 @@ public final class JdbcSessionStore implements AutoCloseable {
         false,
         "list a page of " + context,
         c -> {
-          List<SessionRow> rows = new ArrayList<>();
+          List<SessionRow> rows;
           try (PreparedStatement ps = page.prepare(c, "")) {
-            try (ResultSet rs = ps.executeQuery()) {
-              while (rs.next()) {
-                rows.add(
-                    new SessionRow(
-                        rs.getLong(1),
-                        rs.getString(2),
-                        rs.getLong(3),
-                        rs.getLong(4),
-                        rs.getInt(5)));
-              }
-            }
+            rows = sessionRows(ps);
           }
           if (rows.isEmpty()) {
             return List.of();
@@ -947,6 +927,19 @@ public final class JdbcSessionStore implements AutoCloseable {
           .revision(revision)
           .build();
     }
+  }
+
+  /** The rows of a query selecting (pk, session_id, revision, update_seconds, update_nanos). */
+  private static List<SessionRow> sessionRows(PreparedStatement ps) throws SQLException {
+    List<SessionRow> rows = new ArrayList<>();
+    try (ResultSet rs = ps.executeQuery()) {
+      while (rs.next()) {
+        rows.add(
+            new SessionRow(
+                rs.getLong(1), rs.getString(2), rs.getLong(3), rs.getLong(4), rs.getInt(5)));
+      }
+    }
+    return rows;
   }
 
   private @Nullable SessionRow findSession(Connection c, String app, String user, String id)
