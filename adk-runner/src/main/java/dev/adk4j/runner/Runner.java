@@ -214,6 +214,7 @@ public class Runner {
       Session session = null;
       InvocationContext ctx = null;
       boolean succeeded = false;
+      Throwable terminal = null;
       try {
         lease = lease(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
         session = sessionCache.load(sessionService, appName, userId, sessionId, compaction != null);
@@ -255,16 +256,15 @@ public class Runner {
             // after completion see it.
             Compactions.compactIfDue(ctx, agent, compaction);
           }
-          emitter.onComplete();
-          return;
+        } else {
+          end(ctx, failure, emitter);
+          terminal = failure;
         }
-        end(ctx, failure, emitter);
-        emitter.tryOnError(failure);
       } catch (Throwable t) {
         if (ctx != null) {
           end(ctx, t, emitter);
         }
-        emitter.tryOnError(t);
+        terminal = t;
       } finally {
         if (session != null) {
           session.state().keySet().removeIf(k -> Scope.of(k) == Scope.TEMP);
@@ -278,6 +278,13 @@ public class Runner {
           lease.close();
         }
         release(key, permit);
+      }
+      // Signalled only now, with the lease released: a caller may close the service or start
+      // the next turn as soon as it sees the end of the run.
+      if (terminal == null) {
+        emitter.onComplete();
+      } else {
+        emitter.tryOnError(terminal);
       }
     }
 

@@ -243,4 +243,18 @@ class TurnReadsTest {
     // Its summarizer saw the overlap (d's turn, before the latest compaction), read back.
     assertThat(inputs.get(2)).containsExactly("d", "echo d", "e", "echo e", "f", "echo f");
   }
+
+  @org.junit.jupiter.api.Test
+  void theLeaseIsReleasedBeforeTheRunCompletes_soTheServiceCanBeClosedRightAfter() {
+    String url = "jdbc:sqlite:" + dir.resolve("closing.db");
+    try (DatabaseSessionService service = new DatabaseSessionService(url)) {
+      service.createSession(APP, USER, null, "s").blockingGet();
+      turn(
+          new Runner(LlmAgent.builder().name("A").model(echo()).build(), APP, null, service), "hi");
+    }
+    try (DatabaseSessionService reopened = new DatabaseSessionService(url)) {
+      // Free at once: no lease was left behind to expire.
+      reopened.acquireLease(APP, USER, "s", java.time.Duration.ZERO).blockingGet().close();
+    }
+  }
 }
