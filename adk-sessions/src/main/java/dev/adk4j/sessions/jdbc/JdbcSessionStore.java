@@ -297,14 +297,7 @@ public final class JdbcSessionStore implements AutoCloseable {
           }
           // Java's String order, as InMemorySessionService: SQL collations differ by database.
           rows.sort(Comparator.comparing(r -> r.id));
-          List<Session> sessions = new ArrayList<>(rows.size());
-          for (SessionRow row : rows) {
-            Map<String, Object> state = new HashMap<>();
-            shared.forEach((k, v) -> state.put(k, Json.copy(v)));
-            state.putAll(own.getOrDefault(row.pk, Map.of()));
-            sessions.add(row.toSession(app, user, state, List.of()));
-          }
-          return sessions;
+          return merged(app, user, rows, shared, own);
         });
   }
 
@@ -346,14 +339,7 @@ public final class JdbcSessionStore implements AutoCloseable {
               }
             }
           }
-          List<Session> sessions = new ArrayList<>(rows.size());
-          for (SessionRow row : rows) {
-            Map<String, Object> state = new HashMap<>();
-            shared.forEach((k, v) -> state.put(k, Json.copy(v)));
-            state.putAll(own.getOrDefault(row.pk, Map.of()));
-            sessions.add(row.toSession(app, user, state, List.of()));
-          }
-          return sessions;
+          return merged(app, user, rows, shared, own);
         });
   }
 
@@ -927,6 +913,23 @@ public final class JdbcSessionStore implements AutoCloseable {
           .revision(revision)
           .build();
     }
+  }
+
+  /** Sessions without events from their rows, the shared state and each one's own state. */
+  private static List<Session> merged(
+      String app,
+      String user,
+      List<SessionRow> rows,
+      Map<String, Object> shared,
+      Map<Long, Map<String, Object>> own) {
+    List<Session> sessions = new ArrayList<>(rows.size());
+    for (SessionRow row : rows) {
+      Map<String, Object> state = new HashMap<>();
+      shared.forEach((k, v) -> state.put(k, Json.copy(v)));
+      state.putAll(own.getOrDefault(row.pk, Map.of()));
+      sessions.add(row.toSession(app, user, state, List.of()));
+    }
+    return sessions;
   }
 
   /** The rows of a query selecting (pk, session_id, revision, update_seconds, update_nanos). */
