@@ -2,6 +2,8 @@ package dev.adk4j.state;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.json.JsonReadFeature;
+import com.fasterxml.jackson.core.json.JsonWriteFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
@@ -103,21 +105,110 @@ public final class Json {
       }
       return copy;
     }
+    return roundTrip(key, value);
+  }
+
+  /** Writes NaN and infinities as bare tokens, so that they are seen when read back. */
+  private static final com.fasterxml.jackson.databind.ObjectWriter STRICT_WRITER =
+      MAPPER.writer().without(JsonWriteFeature.WRITE_NAN_AS_STRINGS);
+
+  /** Reads bare NaN and infinity tokens, so that they can be refused with the key's name. */
+  private static final com.fasterxml.jackson.databind.ObjectReader LENIENT_READER =
+      MAPPER.readerFor(Object.class).with(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS);
+
+  /**
+   * The JSON round trip of a value that is not a plain map, list or scalar: a record, a POJO, a
+   * {@code BigDecimal}, a set, a map with other keys, an array, a {@code java.time} value. It is
+   * accepted only if it is data: Jackson writes it, every number in it is finite, and (unless it is
+   * a container) Jackson reads the JSON back into its own class and that copy writes the same JSON.
+   * A lambda, a thread, an object whose state Jackson cannot rebuild is refused.
+   */
+  private static Object roundTrip(String key, Object value) {
+    Class<?> type = value.getClass();
+    if (type.isSynthetic() || type.getName().contains("$$Lambda")) {
+      throw refused(key, type, "it is a lambda or synthetic class: code, not data", null);
+    }
+    Object tree;
+    byte[] json;
     try {
-      byte[] json = MAPPER.writeValueAsBytes(value);
-      return MAPPER.readValue(json, Object.class);
+      json = STRICT_WRITER.writeValueAsBytes(value);
+      tree = LENIENT_READER.readValue(json);
     } catch (JsonProcessingException | StackOverflowError e) {
-      throw new IllegalArgumentException(
-          "State value for key '"
-              + key
-              + "' of type "
-              + value.getClass().getName()
-              + " cannot be serialized to JSON: "
-              + describe(e),
-          e);
+      throw refused(key, type, "it cannot be serialized to JSON: " + describe(e), e);
     } catch (java.io.IOException e) {
-      throw new IllegalArgumentException(
-          "State value for key '" + key + "' cannot be read back from JSON: " + describe(e), e);
+      throw refused(key, type, "it cannot be read back from JSON: " + describe(e), e);
+    }
+    checkFinite(key, type, tree);
+    if (value instanceof Map
+        || value instanceof java.util.Collection
+        || value instanceof Number
+        || value instanceof CharSequence
+        || value instanceof Enum
+        || type.isArray()) {
+      return tree;
+    }
+    Object copy;
+    try {
+      copy = MAPPER.readValue(json, type);
+    } catch (java.io.IOException | RuntimeException e) {
+      throw refused(
+          key,
+          type,
+          "Jackson writes it but cannot read it back as "
+              + type.getName()
+              + " ("
+              + describe(e)
+              + "); store plain data, or a record or class with a constructor or setters"
+              + " Jackson can use",
+          e);
+    }
+    Object again;
+    try {
+      again = LENIENT_READER.readValue(STRICT_WRITER.writeValueAsBytes(copy));
+    } catch (java.io.IOException | RuntimeException e) {
+      throw refused(key, type, "its copy read back from JSON cannot be written again", e);
+    }
+    if (!sameValue(tree, again)) {
+      throw refused(
+          key,
+          type,
+          "it does not survive a JSON round trip: read back as "
+              + type.getName()
+              + " it writes other JSON (properties Jackson can write but not set)",
+          null);
+    }
+    return tree;
+  }
+
+  private static IllegalArgumentException refused(
+      String key, Class<?> type, String why, @Nullable Throwable cause) {
+    return new IllegalArgumentException(
+        "State value for key '" + key + "' of type " + type.getName() + " is refused: " + why,
+        cause);
+  }
+
+  /** Refuses a NaN or infinity anywhere in a value read back from JSON. */
+  private static void checkFinite(String key, Class<?> type, @Nullable Object tree) {
+    if (tree instanceof Double) {
+      double d = (Double) tree;
+      if (Double.isNaN(d) || Double.isInfinite(d)) {
+        throw refused(
+            key,
+            type,
+            "it holds "
+                + d
+                + ", which is not a JSON number (a BigDecimal beyond the range of a double"
+                + " reads back as infinity)",
+            null);
+      }
+    } else if (tree instanceof Map) {
+      for (Object v : ((Map<?, ?>) tree).values()) {
+        checkFinite(key, type, v);
+      }
+    } else if (tree instanceof List) {
+      for (Object v : (List<?>) tree) {
+        checkFinite(key, type, v);
+      }
     }
   }
 

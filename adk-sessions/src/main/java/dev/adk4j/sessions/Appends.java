@@ -71,7 +71,7 @@ final class Appends {
    * The copy's monitor orders appends made through one copy (parallel branches of one invocation),
    * so each sends the revision the previous one produced.
    */
-  static Single<Event> append(Session session, Event event, Storage storage) {
+  static Single<Event> append(Session session, Event event, SessionLimits limits, Storage storage) {
     Objects.requireNonNull(session, "session");
     Objects.requireNonNull(event, "event");
     return Single.fromCallable(
@@ -79,7 +79,7 @@ final class Appends {
           if (event.partial().orElse(false)) {
             return event;
           }
-          Prepared prepared = prepare(session, event);
+          Prepared prepared = prepare(session, event, limits);
           Event stored;
           synchronized (session) {
             Stored result = storage.store(session, prepared);
@@ -123,12 +123,18 @@ final class Appends {
       String userId,
       @Nullable Map<String, ? extends @Nullable Object> state,
       @Nullable String sessionId,
+      SessionLimits limits,
       Creation creation) {
     return Single.fromCallable(
         () -> {
           checkIds(appName, userId);
           String id = sessionIdOrNew(sessionId);
-          return creation.create(appName, userId, id, initialState(appName, userId, id, state));
+          Scope.Split initial = initialState(appName, userId, id, state);
+          String where = SessionException.describe(appName, userId, id);
+          limits.checkValues(initial.app(), where);
+          limits.checkValues(initial.user(), where);
+          limits.checkValues(initial.session(), where);
+          return creation.create(appName, userId, id, initial);
         });
   }
 
@@ -167,9 +173,9 @@ final class Appends {
 
   /**
    * Prepares {@code event} for appending to {@code session}: checks and normalizes its delta and
-   * builds the stored form, without {@code temp:} keys.
+   * builds the stored form, without {@code temp:} keys, and checks it against {@code limits}.
    */
-  static Prepared prepare(Session session, Event event) {
+  static Prepared prepare(Session session, Event event, SessionLimits limits) {
     EventActions actions = event.actions();
     Map<String, @Nullable Object> delta = actions.stateDelta();
     Map<String, @Nullable Object> full =
@@ -202,6 +208,8 @@ final class Appends {
                     .stateIncrements(Map.of())
                     .build())
             .build();
+    limits.checkValues(kept, session.describe());
+    limits.checkEvent(stored, session.describe());
     return new Prepared(stored, full, Scope.split(kept), expected, increments, event.timestamp());
   }
 

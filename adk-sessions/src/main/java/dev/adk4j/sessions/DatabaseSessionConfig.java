@@ -29,11 +29,11 @@ import java.util.Objects;
  */
 public final class DatabaseSessionConfig {
 
-  /** 1 MiB. */
-  public static final int DEFAULT_MAX_VALUE_BYTES = 1 << 20;
+  /** 1 MiB, as {@link SessionLimits#DEFAULT_MAX_VALUE_BYTES}. */
+  public static final int DEFAULT_MAX_VALUE_BYTES = SessionLimits.DEFAULT_MAX_VALUE_BYTES;
 
-  /** 4 MiB. */
-  public static final int DEFAULT_MAX_EVENT_BYTES = 4 << 20;
+  /** 4 MiB, as {@link SessionLimits#DEFAULT_MAX_EVENT_BYTES}. */
+  public static final int DEFAULT_MAX_EVENT_BYTES = SessionLimits.DEFAULT_MAX_EVENT_BYTES;
 
   private static final DatabaseSessionConfig DEFAULTS = builder().build();
 
@@ -114,6 +114,11 @@ public final class DatabaseSessionConfig {
 
   public int maxEventBytes() {
     return maxEventBytes;
+  }
+
+  /** {@link #maxValueBytes()} and {@link #maxEventBytes()}, as the limits every service applies. */
+  public SessionLimits limits() {
+    return SessionLimits.of(maxValueBytes, maxEventBytes);
   }
 
   public Duration busyTimeout() {

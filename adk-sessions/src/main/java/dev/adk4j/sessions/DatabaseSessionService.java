@@ -35,8 +35,9 @@ import org.jspecify.annotations.Nullable;
  * tests. Values read back are their JSON round trip; {@code temp:} keys are never stored. State
  * values larger than {@link DatabaseSessionConfig#maxValueBytes()} and events larger than {@link
  * DatabaseSessionConfig#maxEventBytes()} (as UTF-8 JSON) are refused with an {@link
- * IllegalArgumentException}. A stored value or event that is not valid JSON (written by something
- * else) makes reads of its session fail with a {@link SessionException} naming it.
+ * IllegalArgumentException}, exactly as {@link InMemorySessionService} refuses them under the same
+ * {@link SessionLimits}. A stored value or event that is not valid JSON (written by something else)
+ * makes reads of its session fail with a {@link SessionException} naming it.
  *
  * <p>Concurrency and ordering: each operation is one database transaction, so it happens entirely
  * or not at all, and the database orders appends to one session by its revision counter; appends
@@ -49,6 +50,7 @@ import org.jspecify.annotations.Nullable;
 public final class DatabaseSessionService implements BaseSessionService, AutoCloseable {
 
   private final JdbcSessionStore store;
+  private final SessionLimits limits;
 
   /**
    * Opens a service on a JDBC URL with the default settings.
@@ -88,6 +90,7 @@ public final class DatabaseSessionService implements BaseSessionService, AutoClo
     Objects.requireNonNull(jdbcUrl, "jdbcUrl");
     Objects.requireNonNull(config, "config");
     this.store = JdbcSessionStore.open(jdbcUrl, user, password, config);
+    this.limits = config.limits();
   }
 
   /**
@@ -101,6 +104,7 @@ public final class DatabaseSessionService implements BaseSessionService, AutoClo
     Objects.requireNonNull(dataSource, "dataSource");
     Objects.requireNonNull(config, "config");
     this.store = JdbcSessionStore.open(dataSource, config);
+    this.limits = config.limits();
   }
 
   @Override
@@ -109,7 +113,7 @@ public final class DatabaseSessionService implements BaseSessionService, AutoClo
       String userId,
       @Nullable Map<String, ? extends @Nullable Object> state,
       @Nullable String sessionId) {
-    return Appends.create(appName, userId, state, sessionId, store::create);
+    return Appends.create(appName, userId, state, sessionId, limits, store::create);
   }
 
   @Override
@@ -204,6 +208,7 @@ public final class DatabaseSessionService implements BaseSessionService, AutoClo
     return Appends.append(
         session,
         event,
+        limits,
         (copy, prepared) -> {
           JdbcSessionStore.AppendResult r =
               store.append(

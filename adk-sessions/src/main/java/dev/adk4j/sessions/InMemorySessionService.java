@@ -41,6 +41,17 @@ public final class InMemorySessionService implements BaseSessionService {
 
   private final ReadWriteLock lock = new ReentrantReadWriteLock();
   private final Map<String, AppData> apps = new HashMap<>();
+  private final SessionLimits limits;
+
+  /** A service with the default {@link SessionLimits}, those of a database. */
+  public InMemorySessionService() {
+    this(SessionLimits.defaults());
+  }
+
+  /** A service refusing values and events over {@code limits}, as a database would. */
+  public InMemorySessionService(SessionLimits limits) {
+    this.limits = java.util.Objects.requireNonNull(limits, "limits");
+  }
 
   private static final class AppData {
     final Map<String, Object> state = new HashMap<>();
@@ -77,7 +88,7 @@ public final class InMemorySessionService implements BaseSessionService {
       String userId,
       @Nullable Map<String, ? extends @Nullable Object> state,
       @Nullable String sessionId) {
-    return Appends.create(appName, userId, state, sessionId, this::create);
+    return Appends.create(appName, userId, state, sessionId, limits, this::create);
   }
 
   private Session create(String appName, String userId, String id, Scope.Split initial) {
@@ -239,7 +250,7 @@ public final class InMemorySessionService implements BaseSessionService {
 
   @Override
   public Single<Event> appendEvent(Session session, Event event) {
-    return Appends.append(session, event, this::store);
+    return Appends.append(session, event, limits, this::store);
   }
 
   private Appends.Stored store(Session session, Appends.Prepared prepared) {

@@ -112,14 +112,6 @@ abstract class DatabaseSessionServiceContract extends SessionServiceContract {
     return DriverManager.getConnection(url);
   }
 
-  private static Map<String, Object> kv(Object... kv) {
-    Map<String, Object> m = new HashMap<>();
-    for (int i = 0; i < kv.length; i += 2) {
-      m.put((String) kv[i], kv[i + 1]);
-    }
-    return m;
-  }
-
   private long pkOf(Connection c, String user, String sessionId) throws SQLException {
     try (PreparedStatement ps =
         c.prepareStatement(
@@ -138,10 +130,10 @@ abstract class DatabaseSessionServiceContract extends SessionServiceContract {
 
   @Test
   void restart_findsSessionsEventsAndAppAndUserStateIntact() {
-    Session s1 = create("alice", "s1", kv("app:theme", "dark", "user:name", "Alice"));
-    append(s1, kv("k", List.of(1, 2), "user:visits", 1));
+    Session s1 = create("alice", "s1", map("app:theme", "dark", "user:name", "Alice"));
+    append(s1, map("k", List.of(1, 2), "user:visits", 1));
     service.appendEvent(s1, textEvent("hello", 5000L)).blockingGet();
-    create("bob", "s2", kv("mine", true));
+    create("bob", "s2", map("mine", true));
     ((DatabaseSessionService) service).close();
 
     service = open();
@@ -158,7 +150,7 @@ abstract class DatabaseSessionServiceContract extends SessionServiceContract {
     assertThat(get("bob", "s2").state())
         .containsEntry("mine", true)
         .containsEntry("app:theme", "dark");
-    append(reloaded, kv("after", "restart"));
+    append(reloaded, map("after", "restart"));
     assertThat(get("alice", "s1").state()).containsEntry("after", "restart");
   }
 
@@ -194,7 +186,7 @@ abstract class DatabaseSessionServiceContract extends SessionServiceContract {
                   start.await();
                   for (int i = 0; i < appends; i++) {
                     mine.appendEvent(
-                            s, event(kv("user:t" + thread + "_" + i, i, "own" + i, thread)))
+                            s, event(map("user:t" + thread + "_" + i, i, "own" + i, thread)))
                         .blockingGet();
                   }
                   return null;
@@ -223,13 +215,13 @@ abstract class DatabaseSessionServiceContract extends SessionServiceContract {
 
   @Test
   void twoInstances_staleCopyFromOne_isRefused_andNothingChanges() {
-    create("alice", "s1", kv("k", 0));
+    create("alice", "s1", map("k", 0));
     try (DatabaseSessionService other = open()) {
       Session mine = get("alice", "s1");
       Session theirs = other.getSession(APP, "alice", "s1").blockingGet();
-      other.appendEvent(theirs, event(kv("k", 1))).blockingGet();
+      other.appendEvent(theirs, event(map("k", 1))).blockingGet();
 
-      assertThatThrownBy(() -> append(mine, kv("k", 2, "user:x", 1, "app:y", 1)))
+      assertThatThrownBy(() -> append(mine, map("k", 2, "user:x", 1, "app:y", 1)))
           .isInstanceOf(StaleSessionException.class)
           .hasMessageContaining("revision 0")
           .hasMessageContaining("revision 1");
@@ -258,7 +250,7 @@ abstract class DatabaseSessionServiceContract extends SessionServiceContract {
                   return mine.createSession(
                           "fresh_app",
                           "newcomer",
-                          kv(
+                          map(
                               "app:seen" + thread,
                               thread,
                               "user:seen" + thread,
@@ -291,8 +283,8 @@ abstract class DatabaseSessionServiceContract extends SessionServiceContract {
 
   @Test
   void killedWriter_losesNoAcknowledgedAppend_andLeavesNoHalfAppend() throws Exception {
-    create("alice", "durable", kv());
-    Session neighbour = create("alice", "neighbour", kv());
+    create("alice", "durable", map());
+    Session neighbour = create("alice", "neighbour", map());
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     Process writer =
         new ProcessBuilder(
@@ -315,7 +307,7 @@ abstract class DatabaseSessionServiceContract extends SessionServiceContract {
             () -> {
               int i = 0;
               while (!stop.get()) {
-                append(neighbour, kv("user:p" + i, i));
+                append(neighbour, map("user:p" + i, i));
                 i++;
               }
               return i;
@@ -377,7 +369,7 @@ abstract class DatabaseSessionServiceContract extends SessionServiceContract {
     }
     assertThat(s.state()).hasSize(n + 2 + neighbours);
     assertThat(get("alice", "neighbour").events()).hasSize(neighbours);
-    append(s, kv("after", "kill"));
+    append(s, map("after", "kill"));
   }
 
   // ---- values ----
@@ -405,7 +397,7 @@ abstract class DatabaseSessionServiceContract extends SessionServiceContract {
       delta.put("n" + i, numbers.get(i));
       delta.put("user:n" + i, List.of(numbers.get(i)));
     }
-    Session s = create("alice", "s1", kv());
+    Session s = create("alice", "s1", map());
     append(s, delta);
 
     Session reloaded = get("alice", "s1");
@@ -425,8 +417,8 @@ abstract class DatabaseSessionServiceContract extends SessionServiceContract {
 
   @Test
   void tempKeys_reachNoTable() throws Exception {
-    Session s = create("alice", "s1", kv("temp:init", 1, "k", 1));
-    append(s, kv("temp:a", "temp-secret", "user:u", 1, "app:a", 1));
+    Session s = create("alice", "s1", map("temp:init", 1, "k", 1));
+    append(s, map("temp:a", "temp-secret", "user:u", 1, "app:a", 1));
     assertThat(s.state()).containsEntry("temp:a", "temp-secret");
     try (Connection c = raw();
         java.sql.Statement st = c.createStatement()) {
@@ -461,8 +453,8 @@ abstract class DatabaseSessionServiceContract extends SessionServiceContract {
     for (String id : hostile) {
       String app = "app " + id;
       String user = "user " + id;
-      Session s = service.createSession(app, user, kv("user:" + id, id, id, 1), id).blockingGet();
-      service.appendEvent(s, event(kv("app:" + id, id, id, 2))).blockingGet();
+      Session s = service.createSession(app, user, map("user:" + id, id, id, 1), id).blockingGet();
+      service.appendEvent(s, event(map("app:" + id, id, id, 2))).blockingGet();
 
       Session loaded = service.getSession(app, user, id).blockingGet();
       assertThat(loaded).as("session %s", id).isNotNull();
@@ -482,7 +474,7 @@ abstract class DatabaseSessionServiceContract extends SessionServiceContract {
       assertThat(service.getSession(app, user, id).blockingGet()).isNull();
     }
     assertThat(service.listSessions(APP, "alice").blockingGet().sessions()).isEmpty();
-    Session after = create("alice", "still-works", kv());
+    Session after = create("alice", "still-works", map());
     assertThat(get("alice", after.id())).isNotNull();
   }
 
@@ -490,7 +482,7 @@ abstract class DatabaseSessionServiceContract extends SessionServiceContract {
   void listSessions_sortsByJavaStringOrder_whateverTheDatabaseCollation() {
     List<String> ids = List.of("b", "B", "a", "_", "é", "🦆", "\uFB01", "a2", "a10");
     for (String id : ids) {
-      create("alice", id, kv());
+      create("alice", id, map());
     }
     List<String> expected = new ArrayList<>(ids);
     expected.sort(null);
@@ -502,10 +494,10 @@ abstract class DatabaseSessionServiceContract extends SessionServiceContract {
   @Test
   void corruptStoredEvent_failsReadsOfItsSessionNamingIt_andOtherSessionsStayReadable()
       throws Exception {
-    Session s1 = create("alice", "s1", kv());
-    append(s1, kv("k", 1));
-    Session s2 = create("alice", "s2", kv());
-    append(s2, kv("k", 2));
+    Session s1 = create("alice", "s1", map());
+    append(s1, map("k", 1));
+    Session s2 = create("alice", "s2", map());
+    append(s2, map("k", 2));
     try (Connection c = raw();
         PreparedStatement ps =
             c.prepareStatement(
@@ -534,8 +526,8 @@ abstract class DatabaseSessionServiceContract extends SessionServiceContract {
   void malformedStoredValue_failsReadsOfItsSessionNamingSessionAndKey_andOthersStayReadable()
       throws Exception {
     assumeThat(malformedJson()).as("the JSON column accepts malformed text").isPresent();
-    create("alice", "s1", kv("k", 1));
-    create("alice", "s2", kv("k", 2));
+    create("alice", "s1", map("k", 1));
+    create("alice", "s2", map("k", 2));
     try (Connection c = raw();
         PreparedStatement ps =
             c.prepareStatement(
@@ -554,71 +546,27 @@ abstract class DatabaseSessionServiceContract extends SessionServiceContract {
     assertThat(get("alice", "s2").state()).containsEntry("k", 2);
   }
 
-  @Test
-  void oversizedValueOrEvent_isRefusedUnderTheConfiguredLimit_andNothingIsStored() {
-    DatabaseSessionConfig small =
-        DatabaseSessionConfig.builder().maxValueBytes(100).maxEventBytes(1000).build();
-    try (DatabaseSessionService limited = open(small)) {
-      assertThatThrownBy(
-              () ->
-                  limited
-                      .createSession(APP, "alice", kv("user:big", "x".repeat(200)), "s0")
-                      .blockingGet())
-          .isInstanceOf(IllegalArgumentException.class)
-          .hasMessageContaining("user:big")
-          .hasMessageContaining("maxValueBytes");
-      assertThat(limited.getSession(APP, "alice", "s0").blockingGet()).isNull();
-
-      Session s = limited.createSession(APP, "alice", null, "s1").blockingGet();
-      assertThatThrownBy(
-              () ->
-                  limited
-                      .appendEvent(s, event(kv("ok", 1, "big", "é".repeat(60), "app:a", 1)))
-                      .blockingGet())
-          .isInstanceOf(IllegalArgumentException.class)
-          .hasMessageContaining("'big'")
-          .hasMessageContaining("'s1'")
-          .hasMessageContaining("122 bytes")
-          .hasMessageContaining("limit of 100 bytes");
-      assertThatThrownBy(
-              () -> limited.appendEvent(s, textEvent("y".repeat(2000), 1L)).blockingGet())
-          .isInstanceOf(IllegalArgumentException.class)
-          .hasMessageContaining("maxEventBytes")
-          .hasMessageContaining("'s1'");
-      assertThat(s.revision()).isZero();
-      assertThat(s.state()).isEmpty();
-
-      Session reloaded = limited.getSession(APP, "alice", "s1").blockingGet();
-      assertThat(reloaded.events()).isEmpty();
-      assertThat(reloaded.state()).isEmpty();
-      assertThat(reloaded.revision()).isZero();
-      limited.appendEvent(s, event(kv("big", "x".repeat(98)))).blockingGet();
-    }
-  }
-
-  @Test
-  void defaultLimit_refusesAValueOver1MiB_andAcceptsOneOf1MiB() {
-    Session s = create("alice", "s1", kv());
-    int limit = DatabaseSessionConfig.DEFAULT_MAX_VALUE_BYTES;
-    assertThatThrownBy(() -> append(s, kv("blob", "x".repeat(limit - 1))))
-        .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("maxValueBytes");
-    append(s, kv("blob", "x".repeat(limit - 2))); // two quotes make exactly 1 MiB of JSON
-    assertThat((String) get("alice", "s1").state().get("blob")).hasSize(limit - 2);
+  @Override
+  protected BaseSessionService createService(SessionLimits limits) {
+    return open(
+        DatabaseSessionConfig.builder()
+            .maxValueBytes(limits.maxValueBytes())
+            .maxEventBytes(limits.maxEventBytes())
+            .build());
   }
 
   // ---- atomicity ----
 
   @Test
   void failureInsideAnAppend_rollsBackTheEventTheRevisionAndEveryScope() throws Exception {
-    Session s = create("alice", "s1", kv("k", 0, "user:u", 0, "app:a", 0));
+    Session s = create("alice", "s1", map("k", 0, "user:u", 0, "app:a", 0));
     try (Connection c = raw()) {
       installFailingTrigger(c, "user:boom");
     }
     // Keys apply app, then user, then session scope, each in key order: the failure comes after
     // the revision bump, the event insert and the app: write.
     assertThatThrownBy(
-            () -> append(s, kv("app:a", 1, "user:boom", 1, "user:u", 1, "k", 1, "temp:t", 1)))
+            () -> append(s, map("app:a", 1, "user:boom", 1, "user:u", 1, "k", 1, "temp:t", 1)))
         .isInstanceOf(SessionException.class)
         .hasMessageContaining("'s1'");
 
@@ -633,7 +581,7 @@ abstract class DatabaseSessionServiceContract extends SessionServiceContract {
         .containsEntry("user:u", 0)
         .containsEntry("app:a", 0)
         .doesNotContainKey("user:boom");
-    append(s, kv("k", 2));
+    append(s, map("k", 2));
     assertThat(get("alice", "s1").state()).containsEntry("k", 2);
   }
 
@@ -641,7 +589,7 @@ abstract class DatabaseSessionServiceContract extends SessionServiceContract {
 
   @Test
   void lastNEvents_ofALongSession_areReadThroughTheIndex() throws Exception {
-    create("alice", "long", kv());
+    create("alice", "long", map());
     try (Connection c = raw()) {
       bulkInsertEvents(c, pkOf(c, "alice", "long"), 10_000);
     }
@@ -664,7 +612,7 @@ abstract class DatabaseSessionServiceContract extends SessionServiceContract {
   @Test
   void sessionPage_andGetSession_readThroughIndexes_alikeAt1000And100000Sessions()
       throws Exception {
-    create("alice", "long", kv("k", 1));
+    create("alice", "long", map("k", 1));
     try (Connection c = raw()) {
       long pk = pkOf(c, "alice", "long");
       bulkInsertEvents(c, pk, 10_000);
@@ -787,7 +735,7 @@ abstract class DatabaseSessionServiceContract extends SessionServiceContract {
   @Test
   void lastCompactionSeq_isSetByTheAppend_andSurvivesARestart() throws Exception {
     GetSessionConfig fromCompaction = GetSessionConfig.builder().fromLatestCompaction(true).build();
-    Session s = create("alice", "s1", kv());
+    Session s = create("alice", "s1", map());
     service.appendEvent(s, textEvent("p1", 1000L)).blockingGet();
     assertThat(lastCompactionSeq("alice", "s1")).isNull();
     service.appendEvent(s, compactionEvent("one", 1000L, 1000L, 2000L)).blockingGet();
@@ -810,12 +758,12 @@ abstract class DatabaseSessionServiceContract extends SessionServiceContract {
 
   @Test
   void schemaV3_onAStoreWrittenBeforeIt_findsEachSessionsLatestCompaction() throws Exception {
-    Session s = create("alice", "s1", kv());
+    Session s = create("alice", "s1", map());
     service.appendEvent(s, compactionEvent("one", 1L, 1L, 1000L)).blockingGet();
     service.appendEvent(s, textEvent("p1", 2000L)).blockingGet();
     service.appendEvent(s, compactionEvent("two", 1L, 2000L, 3000L)).blockingGet();
     service.appendEvent(s, textEvent("p2", 4000L)).blockingGet();
-    Session plain = create("alice", "s2", kv());
+    Session plain = create("alice", "s2", map());
     service.appendEvent(plain, textEvent("q1", 1000L)).blockingGet();
     ((DatabaseSessionService) service).close();
     // Back to schema version 2 (the column and index gone, the history forgetting version 3).
@@ -857,7 +805,7 @@ abstract class DatabaseSessionServiceContract extends SessionServiceContract {
         started.add(f.get(2, TimeUnit.MINUTES));
       }
       Session s = started.get(0).createSession(APP, "alice", null, "s1").blockingGet();
-      started.get(1).appendEvent(s, event(kv("k", 1))).blockingGet();
+      started.get(1).appendEvent(s, event(map("k", 1))).blockingGet();
       assertThat(started.get(starters - 1).getSession(APP, "alice", "s1").blockingGet().state())
           .containsEntry("k", 1);
     } finally {
@@ -870,7 +818,7 @@ abstract class DatabaseSessionServiceContract extends SessionServiceContract {
 
   @Test
   void migrateOff_validatesAnUpToDateSchema_andRefusesAnEmptyStore() throws Exception {
-    create("alice", "s1", kv("k", 1));
+    create("alice", "s1", map("k", 1));
     DatabaseSessionConfig validateOnly = DatabaseSessionConfig.builder().migrate(false).build();
     try (DatabaseSessionService validated = open(validateOnly)) {
       assertThat(validated.getSession(APP, "alice", "s1").blockingGet().state())

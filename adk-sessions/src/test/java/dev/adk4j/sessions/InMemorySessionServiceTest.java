@@ -6,4 +6,9 @@ class InMemorySessionServiceTest extends SessionServiceContract {
   protected BaseSessionService createService() {
     return new InMemorySessionService();
   }
+
+  @Override
+  protected BaseSessionService createService(SessionLimits limits) {
+    return new InMemorySessionService(limits);
+  }
 }

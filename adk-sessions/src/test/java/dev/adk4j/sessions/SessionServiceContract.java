@@ -37,6 +37,9 @@ public abstract class SessionServiceContract {
   /** A new, empty service. Called before each test. */
   protected abstract BaseSessionService createService() throws Exception;
 
+  /** A new, empty service applying {@code limits}; the caller closes it. */
+  protected abstract BaseSessionService createService(SessionLimits limits) throws Exception;
+
   /** Releases what {@link #createService()} made; the default closes AutoCloseable services. */
   protected void closeService(BaseSessionService service) throws Exception {
     if (service instanceof AutoCloseable) {
@@ -91,7 +94,7 @@ public abstract class SessionServiceContract {
     return service.appendEvent(session, event(delta)).blockingGet();
   }
 
-  private static Map<String, Object> map(Object... kv) {
+  protected static Map<String, Object> map(Object... kv) {
     Map<String, Object> m = new HashMap<>();
     for (int i = 0; i < kv.length; i += 2) {
       m.put((String) kv[i], kv[i + 1]);
@@ -1351,5 +1354,103 @@ public abstract class SessionServiceContract {
     service.appendEvent(other, textEvent("q1", 1000L)).blockingGet();
     assertThat(texts(get("alice", "s2", fromCompaction))).containsExactly("q1");
     assertThat(GetSessionConfig.builder().build().fromLatestCompaction()).isFalse();
+  }
+
+  // ---- size limits: the same limit and the same error on every service ----
+
+  @Test
+  void oversizedValueOrEvent_isRefusedUnderTheConfiguredLimit_withTheSameMessage_andNothingStored()
+      throws Exception {
+    BaseSessionService limited = createService(SessionLimits.of(100, 1000));
+    try {
+      assertThatThrownBy(
+              () ->
+                  limited
+                      .createSession(APP, "alice", map("user:big", "x".repeat(200)), "s0")
+                      .blockingGet())
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessage(
+              "State value for key 'user:big' of session 's0' of user 'alice' in app 'my_app' is"
+                  + " 202 bytes as JSON, over the limit of 100 bytes (maxValueBytes); nothing was"
+                  + " stored");
+      assertThat(limited.getSession(APP, "alice", "s0").blockingGet()).isNull();
+
+      Session s = limited.createSession(APP, "alice", null, "s1").blockingGet();
+      assertThatThrownBy(
+              () ->
+                  limited
+                      .appendEvent(s, event(map("ok", 1, "big", "é".repeat(60), "app:a", 1)))
+                      .blockingGet())
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessage(
+              "State value for key 'big' of session 's1' of user 'alice' in app 'my_app' is 122"
+                  + " bytes as JSON, over the limit of 100 bytes (maxValueBytes); nothing was"
+                  + " stored");
+      Event big = textEvent("y".repeat(2000), 1L);
+      assertThatThrownBy(() -> limited.appendEvent(s, big).blockingGet())
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageStartingWith(
+              "Event '" + big.id() + "' of session 's1' of user 'alice' in app 'my_app' is ")
+          .hasMessageEndingWith(
+              " bytes as JSON, over the limit of 1000 bytes (maxEventBytes); nothing was stored");
+      assertThat(s.revision()).isZero();
+      assertThat(s.state()).isEmpty();
+
+      Session reloaded = limited.getSession(APP, "alice", "s1").blockingGet();
+      assertThat(reloaded.events()).isEmpty();
+      assertThat(reloaded.state()).isEmpty();
+      assertThat(reloaded.revision()).isZero();
+      assertThat(limited.getSession(APP, "bob", "none").blockingGet()).isNull();
+      limited.appendEvent(s, event(map("big", "x".repeat(98)))).blockingGet();
+      assertThat(limited.getSession(APP, "alice", "s1").blockingGet().state())
+          .containsEntry("big", "x".repeat(98));
+    } finally {
+      closeService(limited);
+    }
+  }
+
+  @Test
+  void theEventLimit_countsFunctionArgumentsAndInlineData_andATempValueIsNotStoredSoNotCounted()
+      throws Exception {
+    BaseSessionService limited = createService(SessionLimits.of(100_000, 2_000));
+    try {
+      Session s = limited.createSession(APP, "alice", null, "s1").blockingGet();
+      Event call =
+          Event.builder()
+              .author("agent")
+              .content(
+                  Content.fromParts(
+                      Part.fromFunctionCall("lookup", Map.of("query", "q".repeat(3000)))))
+              .build();
+      Event image =
+          Event.builder()
+              .author("user")
+              .content(Content.fromParts(Part.fromBytes(new byte[1600], "image/png")))
+              .build();
+      for (Event e : List.of(call, image)) {
+        assertThatThrownBy(() -> limited.appendEvent(s, e).blockingGet())
+            .isInstanceOf(IllegalArgumentException.class)
+            .hasMessageContaining("Event '" + e.id() + "'")
+            .hasMessageContaining("maxEventBytes");
+      }
+      limited.appendEvent(s, event(map("temp:scratch", "t".repeat(5000), "k", 1))).blockingGet();
+      Session reloaded = limited.getSession(APP, "alice", "s1").blockingGet();
+      assertThat(reloaded.events()).hasSize(1);
+      assertThat(reloaded.state()).containsOnlyKeys("k");
+    } finally {
+      closeService(limited);
+    }
+  }
+
+  @Test
+  void defaultLimit_refusesAValueOver1MiB_andAcceptsOneOf1MiB() {
+    Session s = create("alice", "s1", map());
+    int limit = SessionLimits.DEFAULT_MAX_VALUE_BYTES;
+    assertThatThrownBy(() -> append(s, map("blob", "x".repeat(limit - 1))))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("'blob'")
+        .hasMessageContaining("maxValueBytes");
+    append(s, map("blob", "x".repeat(limit - 2))); // two quotes make exactly 1 MiB of JSON
+    assertThat((String) get("alice", "s1").state().get("blob")).hasSize(limit - 2);
   }
 }

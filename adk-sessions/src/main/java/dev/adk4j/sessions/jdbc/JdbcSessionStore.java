@@ -199,7 +199,6 @@ public final class JdbcSessionStore implements AutoCloseable {
    * its merged state.
    *
    * @throws SessionAlreadyExistsException if the id is taken for that app and user
-   * @throws IllegalArgumentException if a value is over the size limit; nothing is stored
    */
   public Session create(String app, String user, String id, Scope.Split initial) {
     String context = describe(app, user, id);
@@ -488,8 +487,8 @@ public final class JdbcSessionStore implements AutoCloseable {
    * @throws StaleSessionException if the session is not at {@code expectedRevision}
    * @throws SessionBusyException if another owner holds the session's lease
    * @throws StateConflictException if an expected key holds another value
-   * @throws IllegalArgumentException if a value or the event is over its size limit, or an
-   *     incremented key holds no integer
+   * @throws IllegalArgumentException if an incremented key holds no integer (sizes are checked by
+   *     the caller, against {@code SessionLimits})
    */
   public AppendResult append(
       String app,
@@ -504,7 +503,7 @@ public final class JdbcSessionStore implements AutoCloseable {
       java.util.function.Function<Map<String, Object>, Event> withResolved) {
     String context = describe(app, user, id);
     List<List<StateOp>> ops = encode(delta, expected, increments, context);
-    String plainJson = increments.isEmpty() ? checkedEventJson(stored, context) : null;
+    String plainJson = increments.isEmpty() ? JsonText.write(dialect, stored) : null;
     Instant updated = Instant.ofEpochMilli(stored.timestamp());
     boolean compaction = stored.actions().compaction().isPresent();
     return transaction(
@@ -533,9 +532,7 @@ public final class JdbcSessionStore implements AutoCloseable {
           Map<String, Object> resolved = new HashMap<>();
           applyState(c, app, user, id, pk, ops, stored.id(), resolved);
           String eventJson =
-              plainJson != null
-                  ? plainJson
-                  : checkedEventJson(withResolved.apply(resolved), context);
+              plainJson != null ? plainJson : JsonText.write(dialect, withResolved.apply(resolved));
           try (PreparedStatement ps = c.prepareStatement(sql.insertEvent)) {
             ps.setLong(1, pk);
             ps.setLong(2, revision);
@@ -546,24 +543,6 @@ public final class JdbcSessionStore implements AutoCloseable {
           }
           return new AppendResult(revision, resolved);
         });
-  }
-
-  private String checkedEventJson(Event event, String context) {
-    String eventJson = JsonText.write(dialect, event);
-    long eventBytes = utf8Length(eventJson);
-    if (eventBytes > config.maxEventBytes()) {
-      throw new IllegalArgumentException(
-          "Event '"
-              + event.id()
-              + "' of "
-              + context
-              + " is "
-              + eventBytes
-              + " bytes as JSON, over the limit of "
-              + config.maxEventBytes()
-              + " bytes (DatabaseSessionConfig.maxEventBytes); nothing was stored");
-    }
-    return eventJson;
   }
 
   /**
@@ -1181,31 +1160,13 @@ public final class JdbcSessionStore implements AutoCloseable {
         Long increment = increments.get(key);
         boolean write = increment != null || delta.containsKey(key);
         Object value = delta.get(key);
-        String json = increment == null && value != null ? encodeValue(key, value, context) : null;
+        String json = increment == null && value != null ? JsonText.write(dialect, value) : null;
         ops.add(
             new StateOp(key, json, write, expected.containsKey(key), expected.get(key), increment));
       }
       scopes.add(ops);
     }
     return scopes;
-  }
-
-  private String encodeValue(String key, Object value, String context) {
-    String json = JsonText.write(dialect, value);
-    long bytes = utf8Length(json);
-    if (bytes > config.maxValueBytes()) {
-      throw new IllegalArgumentException(
-          "State value for key '"
-              + key
-              + "' of "
-              + context
-              + " is "
-              + bytes
-              + " bytes as JSON, over the limit of "
-              + config.maxValueBytes()
-              + " bytes (DatabaseSessionConfig.maxValueBytes); nothing was stored");
-    }
-    return json;
   }
 
   /** The statements for one scope's rows, and the values of its owner columns. */
@@ -1379,7 +1340,7 @@ public final class JdbcSessionStore implements AutoCloseable {
               e.getMessage() + " (" + context + "); nothing was stored", e);
         }
         resolved.put(op.key, next);
-        json = encodeValue(op.key, next, context);
+        json = JsonText.write(dialect, next);
       }
       if (json == null) {
         if (storedJson != null) {
@@ -1666,26 +1627,5 @@ public final class JdbcSessionStore implements AutoCloseable {
 
   private static String describe(String app, String user, String id) {
     return "session '" + id + "' of user '" + user + "' in app '" + app + "'";
-  }
-
-  /** The UTF-8 length of {@code s} without encoding it. */
-  static long utf8Length(String s) {
-    long n = 0;
-    for (int i = 0, len = s.length(); i < len; i++) {
-      char ch = s.charAt(i);
-      if (ch < 0x80) {
-        n += 1;
-      } else if (ch < 0x800) {
-        n += 2;
-      } else if (Character.isHighSurrogate(ch)
-          && i + 1 < len
-          && Character.isLowSurrogate(s.charAt(i + 1))) {
-        n += 4;
-        i++;
-      } else {
-        n += 3;
-      }
-    }
-    return n;
   }
 }

@@ -1,0 +1,217 @@
+package dev.adk4j.sessions;
+
+import com.google.genai.types.Blob;
+import com.google.genai.types.Content;
+import com.google.genai.types.FunctionCall;
+import com.google.genai.types.FunctionResponse;
+import com.google.genai.types.Part;
+import dev.adk4j.events.Event;
+import dev.adk4j.events.EventActions;
+import dev.adk4j.events.EventCompaction;
+import dev.adk4j.state.Json;
+import java.math.BigInteger;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Upper bounds of the UTF-8 JSON size of values and events, computed without writing JSON, so that
+ * {@link SessionLimits} writes a value or an event only when it may be over its limit (writing
+ * every event would double the cost of an in-memory append).
+ *
+ * <p>Strings are counted exactly (Jackson's escapes included); numbers by their longest form; a
+ * part, function call or blob with fields not counted here, or a value of a type not listed, is
+ * written to measure it. Every field of {@link Event}, {@link EventActions} and {@link
+ * EventCompaction} that is written to JSON must be counted in {@link #eventAtMost}.
+ */
+final class JsonSizes {
+  private JsonSizes() {}
+
+  /** The names, punctuation, timestamp and flags of an event and its actions. */
+  private static final long EVENT_FRAME = 1024;
+
+  /** The names and punctuation of a content, a part, a call or a blob. */
+  private static final long FRAME = 128;
+
+  static long valueAtMost(@Nullable Object v) {
+    if (v == null) {
+      return 4;
+    }
+    if (v instanceof String) {
+      return stringAtMost((String) v);
+    }
+    if (v instanceof Boolean) {
+      return 5;
+    }
+    if (v instanceof Integer || v instanceof Long || v instanceof Short || v instanceof Byte) {
+      return 20;
+    }
+    if (v instanceof Double || v instanceof Float) {
+      return 26;
+    }
+    if (v instanceof BigInteger) {
+      return ((BigInteger) v).bitLength() / 3 + 3;
+    }
+    if (v instanceof Map) {
+      long n = 2;
+      for (Map.Entry<?, ?> e : ((Map<?, ?>) v).entrySet()) {
+        n += stringAtMost(String.valueOf(e.getKey())) + 2 + valueAtMost(e.getValue());
+      }
+      return n;
+    }
+    if (v instanceof List) {
+      long n = 2;
+      for (Object o : (List<?>) v) {
+        n += 1 + valueAtMost(o);
+      }
+      return n;
+    }
+    return written(v);
+  }
+
+  /** The size of a string as a JSON string in UTF-8: exact, a lone surrogate counted as 3. */
+  static long stringAtMost(@Nullable String s) {
+    if (s == null) {
+      return 4;
+    }
+    long n = 2;
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (c < 0x20) {
+        n += (c == '\n' || c == '\t' || c == '\r' || c == '\b' || c == '\f') ? 2 : 6;
+      } else if (c == '"' || c == '\\') {
+        n += 2;
+      } else if (c < 0x80) {
+        n += 1;
+      } else if (c < 0x800) {
+        n += 2;
+      } else if (Character.isHighSurrogate(c)
+          && i + 1 < s.length()
+          && Character.isLowSurrogate(s.charAt(i + 1))) {
+        n += 4;
+        i++;
+      } else {
+        n += 3;
+      }
+    }
+    return n;
+  }
+
+  static long eventAtMost(Event e) {
+    EventActions a = e.actions();
+    long n = EVENT_FRAME;
+    n += stringAtMost(e.id()) + stringAtMost(e.invocationId()) + stringAtMost(e.author());
+    n += optional(e.branch()) + optional(e.errorCode()) + optional(e.errorMessage());
+    n += contentAtMost(e.content().orElse(null));
+    n += valueAtMost(a.stateDelta());
+    for (String name : a.artifactDelta().keySet()) {
+      n += stringAtMost(name) + 13;
+    }
+    n += optional(a.transferToAgent());
+    if (a.compaction().isPresent()) {
+      n += FRAME + contentAtMost(a.compaction().get().compactedContent());
+    }
+    return n;
+  }
+
+  private static long optional(Optional<String> s) {
+    return s.isPresent() ? stringAtMost(s.get()) : 0;
+  }
+
+  private static long contentAtMost(@Nullable Content c) {
+    if (c == null) {
+      return 0;
+    }
+    long n = FRAME + optional(c.role());
+    for (Part p : c.parts().orElse(List.of())) {
+      n += 1 + partAtMost(p);
+    }
+    return n;
+  }
+
+  private static long partAtMost(Part p) {
+    Part.Builder counted = Part.builder();
+    p.text().ifPresent(counted::text);
+    p.thought().ifPresent(counted::thought);
+    p.thoughtSignature().ifPresent(counted::thoughtSignature);
+    p.inlineData().ifPresent(counted::inlineData);
+    p.functionCall().ifPresent(counted::functionCall);
+    p.functionResponse().ifPresent(counted::functionResponse);
+    if (!counted.build().equals(p)) {
+      return written(p);
+    }
+    long n = FRAME + optional(p.text());
+    n += p.thoughtSignature().map(JsonSizes::base64).orElse(0L);
+    n += p.inlineData().map(JsonSizes::blobAtMost).orElse(0L);
+    n += p.functionCall().map(JsonSizes::callAtMost).orElse(0L);
+    n += p.functionResponse().map(JsonSizes::responseAtMost).orElse(0L);
+    return n;
+  }
+
+  private static long blobAtMost(Blob b) {
+    Blob.Builder counted = Blob.builder();
+    b.data().ifPresent(counted::data);
+    b.mimeType().ifPresent(counted::mimeType);
+    b.displayName().ifPresent(counted::displayName);
+    if (!counted.build().equals(b)) {
+      return written(b);
+    }
+    return FRAME
+        + b.data().map(JsonSizes::base64).orElse(0L)
+        + optional(b.mimeType())
+        + optional(b.displayName());
+  }
+
+  private static long callAtMost(FunctionCall c) {
+    FunctionCall.Builder counted = FunctionCall.builder();
+    c.id().ifPresent(counted::id);
+    c.name().ifPresent(counted::name);
+    c.args().ifPresent(counted::args);
+    if (!counted.build().equals(c)) {
+      return written(c);
+    }
+    return FRAME + optional(c.id()) + optional(c.name()) + valueAtMost(c.args().orElse(null));
+  }
+
+  private static long responseAtMost(FunctionResponse r) {
+    FunctionResponse.Builder counted = FunctionResponse.builder();
+    r.id().ifPresent(counted::id);
+    r.name().ifPresent(counted::name);
+    r.response().ifPresent(counted::response);
+    if (!counted.build().equals(r)) {
+      return written(r);
+    }
+    return FRAME + optional(r.id()) + optional(r.name()) + valueAtMost(r.response().orElse(null));
+  }
+
+  /** A base64 string of {@code bytes}, with its quotes. */
+  private static long base64(byte[] bytes) {
+    return 4L * ((bytes.length + 2) / 3) + 2;
+  }
+
+  private static long written(Object v) {
+    return utf8Length(Json.toJson(v));
+  }
+
+  /** The UTF-8 length of {@code s} without encoding it. */
+  static long utf8Length(String s) {
+    long n = 0;
+    for (int i = 0, len = s.length(); i < len; i++) {
+      char ch = s.charAt(i);
+      if (ch < 0x80) {
+        n += 1;
+      } else if (ch < 0x800) {
+        n += 2;
+      } else if (Character.isHighSurrogate(ch)
+          && i + 1 < len
+          && Character.isLowSurrogate(s.charAt(i + 1))) {
+        n += 4;
+        i++;
+      } else {
+        n += 3;
+      }
+    }
+    return n;
+  }
+}

@@ -1,0 +1,134 @@
+package dev.adk4j.sessions;
+
+import dev.adk4j.events.Event;
+import dev.adk4j.state.Json;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The size limits every session service applies, the same way, so that a test on {@link
+ * InMemorySessionService} predicts what a database will accept: a state value and a stored event
+ * (without {@code temp:} keys) are measured as UTF-8 JSON written by {@link Json#mapper()}, and one
+ * over its limit is refused with an {@link IllegalArgumentException} naming the key or event and
+ * the session, before anything is stored.
+ *
+ * <p>The defaults are 1 MiB for a value and 4 MiB for an event. {@link DatabaseSessionConfig} sets
+ * them for a database; {@link InMemorySessionService#InMemorySessionService(SessionLimits)} for
+ * memory. An increment's result is not measured (it is an integer).
+ *
+ * <p>Immutable.
+ */
+public final class SessionLimits {
+
+  /** 1 MiB. */
+  public static final int DEFAULT_MAX_VALUE_BYTES = 1 << 20;
+
+  /** 4 MiB. */
+  public static final int DEFAULT_MAX_EVENT_BYTES = 4 << 20;
+
+  private static final SessionLimits DEFAULTS =
+      new SessionLimits(DEFAULT_MAX_VALUE_BYTES, DEFAULT_MAX_EVENT_BYTES);
+
+  private final int maxValueBytes;
+  private final int maxEventBytes;
+
+  private SessionLimits(int maxValueBytes, int maxEventBytes) {
+    if (maxValueBytes < 1) {
+      throw new IllegalArgumentException("maxValueBytes must be >= 1, got " + maxValueBytes);
+    }
+    if (maxEventBytes < 1) {
+      throw new IllegalArgumentException("maxEventBytes must be >= 1, got " + maxEventBytes);
+    }
+    this.maxValueBytes = maxValueBytes;
+    this.maxEventBytes = maxEventBytes;
+  }
+
+  /** 1 MiB per value, 4 MiB per event. */
+  public static SessionLimits defaults() {
+    return DEFAULTS;
+  }
+
+  /**
+   * @throws IllegalArgumentException if a limit is below 1
+   */
+  public static SessionLimits of(int maxValueBytes, int maxEventBytes) {
+    return new SessionLimits(maxValueBytes, maxEventBytes);
+  }
+
+  /** The largest state value, in bytes of UTF-8 JSON. */
+  public int maxValueBytes() {
+    return maxValueBytes;
+  }
+
+  /** The largest stored event, in bytes of UTF-8 JSON. */
+  public int maxEventBytes() {
+    return maxEventBytes;
+  }
+
+  /**
+   * Refuses a normalized value over {@link #maxValueBytes()}.
+   *
+   * @param where the session, as {@link SessionException#describe}
+   */
+  void checkValues(Map<String, @Nullable Object> values, String where) {
+    for (Map.Entry<String, @Nullable Object> e : values.entrySet()) {
+      Object value = e.getValue();
+      if (value != null && JsonSizes.valueAtMost(value) > maxValueBytes) {
+        long bytes = JsonSizes.utf8Length(Json.toJson(value));
+        if (bytes > maxValueBytes) {
+          throw new IllegalArgumentException(
+              "State value for key '"
+                  + e.getKey()
+                  + "' of "
+                  + where
+                  + " is "
+                  + bytes
+                  + " bytes as JSON, over the limit of "
+                  + maxValueBytes
+                  + " bytes (maxValueBytes); nothing was stored");
+        }
+      }
+    }
+  }
+
+  /** Refuses an event, as it will be stored, over {@link #maxEventBytes()}. */
+  void checkEvent(Event stored, String where) {
+    if (JsonSizes.eventAtMost(stored) <= maxEventBytes) {
+      return;
+    }
+    long bytes = JsonSizes.utf8Length(Json.toJson(stored));
+    if (bytes > maxEventBytes) {
+      throw new IllegalArgumentException(
+          "Event '"
+              + stored.id()
+              + "' of "
+              + where
+              + " is "
+              + bytes
+              + " bytes as JSON, over the limit of "
+              + maxEventBytes
+              + " bytes (maxEventBytes); nothing was stored");
+    }
+  }
+
+  @Override
+  public boolean equals(@Nullable Object o) {
+    return o instanceof SessionLimits
+        && ((SessionLimits) o).maxValueBytes == maxValueBytes
+        && ((SessionLimits) o).maxEventBytes == maxEventBytes;
+  }
+
+  @Override
+  public int hashCode() {
+    return 31 * maxValueBytes + maxEventBytes;
+  }
+
+  @Override
+  public String toString() {
+    return "SessionLimits{maxValueBytes="
+        + maxValueBytes
+        + ", maxEventBytes="
+        + maxEventBytes
+        + "}";
+  }
+}
