@@ -77,8 +77,15 @@ public class CallbackContext extends ReadonlyContext {
    * Saves an artifact of this session and records its version in this step's actions.
    *
    * @throws IllegalStateException (through the Single) if no artifact service is configured
+   * @throws IllegalArgumentException (through the Single) if {@code filename} is not a valid name
+   *     ({@link dev.adk4j.artifacts.ArtifactNames})
    */
   public Single<Integer> saveArtifact(String filename, Part artifact) {
+    try {
+      checkArtifactName(filename);
+    } catch (IllegalArgumentException e) {
+      return Single.error(e);
+    }
     return invocationContext
         .artifactService()
         .map(

@@ -56,7 +56,9 @@ import org.jspecify.annotations.Nullable;
  *       any other value as compact JSON ({@link Json#mapper()}): {@code {"a":1}}, {@code [1,2]},
  *       {@code 42}, {@code true}.
  *   <li>{@code {artifact.name}} inserts the text of the latest version of the session's artifact
- *       ({@link ReadonlyContext#loadArtifact}); an artifact with no text (binary data) is an error.
+ *       ({@link ReadonlyContext#loadArtifact}); an artifact with no text (binary data) is an error,
+ *       and so is a name that {@link dev.adk4j.artifacts.ArtifactNames} refuses ({@code
+ *       {artifact.../x}}), with or without {@code ?}.
  *   <li>Inserted text is never scanned again: a value containing {@code {user:secret}} is inserted
  *       verbatim.
  *   <li>A missing key or artifact renders as the empty string with {@code ?}; without it the

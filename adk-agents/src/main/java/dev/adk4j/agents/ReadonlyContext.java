@@ -2,6 +2,7 @@ package dev.adk4j.agents;
 
 import com.google.genai.types.Content;
 import com.google.genai.types.Part;
+import dev.adk4j.artifacts.ArtifactNames;
 import dev.adk4j.state.ReadonlyState;
 import io.reactivex.rxjava3.core.Maybe;
 import java.util.Objects;
@@ -56,9 +57,15 @@ public class ReadonlyContext {
 
   /**
    * Loads a version (the latest when empty) of an artifact of this session; completes empty if it
-   * does not exist or no artifact service is configured.
+   * does not exist or no artifact service is configured, and fails with an {@link
+   * IllegalArgumentException} if {@code filename} is not a valid name ({@link ArtifactNames}).
    */
   public Maybe<Part> loadArtifact(String filename, Optional<Integer> version) {
+    try {
+      checkArtifactName(filename);
+    } catch (IllegalArgumentException e) {
+      return Maybe.error(e);
+    }
     return invocationContext
         .artifactService()
         .map(
@@ -70,5 +77,18 @@ public class ReadonlyContext {
                     filename,
                     version))
         .orElse(Maybe.empty());
+  }
+
+  /**
+   * @throws IllegalArgumentException naming this agent and session if {@link ArtifactNames} refuses
+   *     {@code filename}
+   */
+  void checkArtifactName(String filename) {
+    try {
+      ArtifactNames.check(filename);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(
+          e.getMessage() + " (agent '" + agentName() + "', session '" + sessionId() + "')", e);
+    }
   }
 }

@@ -3,6 +3,7 @@ package dev.adk4j.agents;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.google.genai.types.Part;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -240,6 +241,22 @@ class InstructionUtilsTest {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("'absent.txt'")
         .hasMessageContaining("'" + AGENT + "'");
+  }
+
+  @Test
+  void inject_artifactNameThatLeavesItsSession_fails_evenWhenOptional() {
+    for (String template : List.of("{artifact.../secret}", "{artifact.user:../../x?}")) {
+      assertThatThrownBy(() -> render(template))
+          .as(template)
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("Invalid artifact name")
+          .hasMessageContaining("'..' path segment")
+          .hasMessageContaining("'" + AGENT + "'");
+    }
+    CallbackContext callback = new CallbackContext(invocation.context());
+    assertThatThrownBy(() -> callback.saveArtifact("a/./b", Part.fromText("x")).blockingGet())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("'a/./b'");
   }
 
   @Test

@@ -25,10 +25,7 @@ public final class InMemoryArtifactService implements BaseArtifactService {
   private static Key key(String appName, String userId, String sessionId, String filename) {
     Objects.requireNonNull(appName, "appName");
     Objects.requireNonNull(userId, "userId");
-    Objects.requireNonNull(filename, "filename");
-    if (filename.isEmpty()) {
-      throw new IllegalArgumentException("filename must not be empty");
-    }
+    ArtifactNames.check(filename);
     // A user-scoped file is shared by all the user's sessions.
     String scope = filename.startsWith(USER_PREFIX) ? "" : Objects.requireNonNull(sessionId);
     return new Key(appName, userId, scope, filename);

@@ -52,4 +52,18 @@ class InMemoryArtifactServiceTest {
     assertThat(artifacts.listVersions("app", "alice", "s1", "notes.txt").blockingGet()).isEmpty();
     assertThat(save("s1", "notes.txt", "again")).isZero();
   }
+
+  @Test
+  void aNameThatLeavesItsSession_isRefused_andNothingIsStored() {
+    for (String bad : new String[] {"../other/notes.txt", "user:../x", "/etc/passwd", ""}) {
+      org.assertj.core.api.Assertions.assertThatThrownBy(() -> save("s1", bad, "x"))
+          .as(bad)
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("Invalid artifact name");
+      org.assertj.core.api.Assertions.assertThatThrownBy(() -> load("s1", bad, Optional.empty()))
+          .isInstanceOf(IllegalArgumentException.class);
+    }
+    assertThat(artifacts.listArtifactKeys("app", "alice", "s1").blockingGet().filenames())
+        .isEmpty();
+  }
 }

@@ -37,10 +37,6 @@ import org.junit.jupiter.api.Test;
  */
 abstract class DatabaseSessionServiceContract extends SessionServiceContract {
 
-  static {
-    QuietLogs.apply();
-  }
-
   /** The JDBC URL of the current test's store. */
   protected String url;
 

@@ -17,7 +17,6 @@ public final class DurabilityWriter {
   private DurabilityWriter() {}
 
   public static void main(String[] args) {
-    QuietLogs.apply();
     String url = args[0];
     String app = args[1];
     String user = args[2];
