@@ -4,7 +4,6 @@ import com.google.genai.types.Content;
 import dev.adk4j.events.Event;
 import io.reactivex.rxjava3.core.BackpressureStrategy;
 import io.reactivex.rxjava3.core.Flowable;
-import io.reactivex.rxjava3.core.FlowableEmitter;
 import io.reactivex.rxjava3.core.Maybe;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -12,6 +11,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BiFunction;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
@@ -20,10 +20,13 @@ import org.jspecify.annotations.Nullable;
  * An agent: something that, given an {@link InvocationContext}, produces events.
  *
  * <p>{@link #runAsync(InvocationContext)} runs the before-agent callbacks, then {@link
- * #runAsyncImpl}, then the after-agent callbacks. Every non-partial event is stored in the session
- * (through {@link InvocationContext#persist}) before it is emitted, so a consumer that sees an
- * event can read its state from storage, and the next step of the invocation sees it in the
- * session's history.
+ * #runAsyncImpl}, then the after-agent callbacks. A before-agent callback that returns content
+ * answers in the agent's place: that content becomes the agent's event and the agent is skipped
+ * (neither {@link #runAsyncImpl} nor its after-agent callbacks run), while the rest of the
+ * invocation goes on (the next sub-agent of a sequence, the other branches of a parallel agent, the
+ * next round of a loop). Every non-partial event is stored in the session (through {@link
+ * InvocationContext#persist}) before it is emitted, so a consumer that sees an event can read its
+ * state from storage, and the next step of the invocation sees it in the session's history.
  *
  * <p>Agents are immutable once built and may be run by several invocations at once.
  */
@@ -132,38 +135,47 @@ public abstract class BaseAgent {
     return Flowable.defer(
         () -> {
           InvocationContext ctx = parentContext.forAgent(this);
+          // Set when a before-agent callback answered in this agent's place. It skips this
+          // agent only (its own work and its after-agent callbacks), never the invocation: the
+          // invocation-wide flag stays for steps that explicitly end the invocation.
+          AtomicBoolean skipped = new AtomicBoolean();
           return Flowable.concat(
-              Flowable.defer(() -> runBeforeCallbacks(ctx)),
+              Flowable.defer(() -> runBeforeCallbacks(ctx, skipped)),
               Flowable.defer(
                   () ->
-                      ctx.endInvocation()
+                      skipped.get() || ctx.endInvocation()
                           ? Flowable.<Event>empty()
                           : runAsyncImpl(ctx).map(ctx::persist)),
-              Flowable.defer(() -> runAfterCallbacks(ctx)));
+              Flowable.defer(
+                  () -> skipped.get() ? Flowable.<Event>empty() : runAfterCallbacks(ctx)));
         });
   }
 
   /** This agent's own work. Events it emits are stored by {@link #runAsync} if not yet stored. */
   protected abstract Flowable<Event> runAsyncImpl(InvocationContext context);
 
-  private Flowable<Event> runBeforeCallbacks(InvocationContext ctx) {
-    return runAgentCallbacks(ctx, beforeAgentCallbacks, Callbacks.BeforeAgentCallback::call, true);
+  private Flowable<Event> runBeforeCallbacks(InvocationContext ctx, AtomicBoolean skipped) {
+    return runAgentCallbacks(
+        ctx, beforeAgentCallbacks, Callbacks.BeforeAgentCallback::call, skipped);
   }
 
   private Flowable<Event> runAfterCallbacks(InvocationContext ctx) {
-    return runAgentCallbacks(ctx, afterAgentCallbacks, Callbacks.AfterAgentCallback::call, false);
+    return runAgentCallbacks(ctx, afterAgentCallbacks, Callbacks.AfterAgentCallback::call, null);
   }
 
   /**
    * Runs agent callbacks in order with one shared context. The first that returns content ends the
-   * step with an event carrying that content (and, for before-callbacks, ends the invocation);
-   * otherwise state written by the callbacks becomes one content-less event.
+   * step with an event carrying that content; otherwise state written by the callbacks becomes one
+   * content-less event. For before-callbacks ({@code skipped} given), content is the agent's reply
+   * in its place: {@code skipped} is set, so the agent does not run, and {@link
+   * #recordBeforeAgentReply} may add to the reply event's actions (an {@link LlmAgent}'s output
+   * key). The rest of the invocation goes on.
    */
   private <C> Flowable<Event> runAgentCallbacks(
       InvocationContext ctx,
       List<C> callbacks,
       BiFunction<C, CallbackContext, Maybe<Content>> call,
-      boolean contentEndsInvocation) {
+      @Nullable AtomicBoolean skipped) {
     if (callbacks.isEmpty()) {
       return Flowable.empty();
     }
@@ -174,35 +186,37 @@ public abstract class BaseAgent {
           for (C cb : callbacks) {
             content = call.apply(cb, cc).blockingGet();
             if (content != null) {
-              ctx.setEndInvocation(contentEndsInvocation || ctx.endInvocation());
               break;
             }
+          }
+          Event draft =
+              Event.builder()
+                  .invocationId(ctx.invocationId())
+                  .author(name)
+                  .branch(ctx.branch().orElse(null))
+                  .content(content)
+                  .build();
+          if (content != null && skipped != null) {
+            skipped.set(true);
+            recordBeforeAgentReply(cc, draft);
           }
           // A callback that only wrote temp: keys leaves no event: those writes are already
           // visible in the live state, and a stored event would carry nothing.
           if (content != null || storesSomething(cc.actions())) {
-            emit(emitter, ctx, cc, content);
+            emitter.onNext(ctx.persist(draft.toBuilder().actions(cc.actions()).build()));
           }
           emitter.onComplete();
         },
         BackpressureStrategy.BUFFER);
   }
 
-  private void emit(
-      FlowableEmitter<Event> emitter,
-      InvocationContext ctx,
-      CallbackContext cc,
-      @Nullable Content content) {
-    Event event =
-        Event.builder()
-            .invocationId(ctx.invocationId())
-            .author(name)
-            .branch(ctx.branch().orElse(null))
-            .content(content)
-            .actions(cc.actions())
-            .build();
-    emitter.onNext(ctx.persist(event));
-  }
+  /**
+   * Called when a before-agent callback answered in this agent's place, before the reply event
+   * ({@code reply}, without its actions yet) is stored: writes made through {@code context} land in
+   * that event's delta. Does nothing by default; an {@link LlmAgent} stores the reply under its
+   * output key as it would its model's final answer.
+   */
+  void recordBeforeAgentReply(CallbackContext context, Event reply) {}
 
   private static boolean storesSomething(dev.adk4j.events.EventActions actions) {
     return !actions.toBuilder()

@@ -17,7 +17,12 @@ import java.util.Map;
 public final class Callbacks {
   private Callbacks() {}
 
-  /** Before an agent runs; returned content ends the agent with that reply. */
+  /**
+   * Before an agent runs; returned content is the agent's reply in its place: it becomes the
+   * agent's event (with the callback's state writes, and under an {@link LlmAgent}'s output key),
+   * and that agent is skipped (its own work and its after-agent callbacks), not the invocation: a
+   * sequence goes on with its next sub-agent, a loop with its next sub-agent or round.
+   */
   @FunctionalInterface
   public interface BeforeAgentCallback {
     Maybe<Content> call(CallbackContext context);

@@ -1,5 +1,6 @@
 package dev.adk4j.agents;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.google.genai.types.Content;
 import com.google.genai.types.FunctionCall;
 import com.google.genai.types.FunctionDeclaration;
@@ -49,7 +50,11 @@ import org.slf4j.LoggerFactory;
  * <p>With an {@link Builder#outputKey(String) output key}, the agent's own final response (its
  * joined non-thought text, or the parsed JSON object with an {@link Builder#outputSchema(Schema)
  * output schema}) is written to that key through the response event's delta, so the next sub-agent
- * sees it at once, even under a {@code temp:} key.
+ * sees it at once, even under a {@code temp:} key. Content a before-agent callback returns in the
+ * agent's place counts as its final response. With an output schema, a whitespace-only answer
+ * writes nothing.
+ *
+ * <p>Instruction providers get a read-only {@link ReadonlyContext}: state writes are refused.
  *
  * <p>Immutable and thread-safe; one instance may serve many invocations at once.
  */
@@ -160,24 +165,33 @@ public final class LlmAgent extends BaseAgent {
     throw new IllegalStateException("Agent '" + name() + "' has no model and no ancestor with one");
   }
 
-  /** The instruction rendered for {@code context}: templated, or from the provider as is. */
+  /**
+   * The instruction rendered for {@code context}: templated, or from the provider as is. The
+   * provider (and the templating) get a read-only view of {@code context} even when it is a {@link
+   * CallbackContext}: they read state and artifacts, and a write is refused.
+   */
   public Single<String> canonicalInstruction(ReadonlyContext context) {
+    ReadonlyContext readonly = ReadonlyContext.readonlyView(context);
     if (instructionProvider != null) {
-      return instructionProvider.getInstruction(context);
+      return instructionProvider.getInstruction(readonly);
     }
     return instruction == null
         ? Single.just("")
-        : InstructionUtils.injectSessionState(context, instruction);
+        : InstructionUtils.injectSessionState(readonly, instruction);
   }
 
-  /** The global instruction of this agent rendered for {@code context}. */
+  /**
+   * The global instruction of this agent rendered for {@code context}, through a read-only view of
+   * it as {@link #canonicalInstruction} does.
+   */
   public Single<String> canonicalGlobalInstruction(ReadonlyContext context) {
+    ReadonlyContext readonly = ReadonlyContext.readonlyView(context);
     if (globalInstructionProvider != null) {
-      return globalInstructionProvider.getInstruction(context);
+      return globalInstructionProvider.getInstruction(readonly);
     }
     return globalInstruction == null
         ? Single.just("")
-        : InstructionUtils.injectSessionState(context, globalInstruction);
+        : InstructionUtils.injectSessionState(readonly, globalInstruction);
   }
 
   @Override
@@ -223,7 +237,7 @@ public final class LlmAgent extends BaseAgent {
 
     private Step step() {
       CallbackContext cc = new CallbackContext(ctx);
-      LlmRequest request = buildRequest(cc);
+      LlmRequest request = buildRequest();
       LlmResponse shortCircuit = null;
       for (Callbacks.BeforeModelCallback cb : beforeModelCallbacks) {
         shortCircuit = cb.call(cc, request).blockingGet();
@@ -285,12 +299,7 @@ public final class LlmAgent extends BaseAgent {
               .errorCode(r.errorCode().orElse(null))
               .errorMessage(r.errorMessage().orElse(null));
       Event draft = event.build();
-      if (outputKey != null && draft.finalResponse() && draft.errorCode().isEmpty()) {
-        String text = draft.stringifyContent();
-        if (!text.isEmpty()) {
-          cc.state().put(outputKey, outputValue(text));
-        }
-      }
+      recordOutput(cc, draft);
       Event stored = ctx.persist(draft.toBuilder().actions(cc.actions()).build());
       emitStored(stored);
       return stored;
@@ -394,13 +403,15 @@ public final class LlmAgent extends BaseAgent {
       }
     }
 
-    private LlmRequest buildRequest(CallbackContext cc) {
+    private LlmRequest buildRequest() {
       LlmRequest.Builder b = LlmRequest.builder().model(modelNameForRequest());
+      // Instructions are read, never written: providers get a read-only context.
+      ReadonlyContext readonly = new ReadonlyContext(ctx);
       BaseAgent root = rootAgent();
       if (root instanceof LlmAgent) {
-        b.appendInstruction(((LlmAgent) root).canonicalGlobalInstruction(cc).blockingGet());
+        b.appendInstruction(((LlmAgent) root).canonicalGlobalInstruction(readonly).blockingGet());
       }
-      b.appendInstruction(canonicalInstruction(cc).blockingGet());
+      b.appendInstruction(canonicalInstruction(readonly).blockingGet());
       List<BaseAgent> targets = transferTargets();
       if (!targets.isEmpty()) {
         b.appendInstruction(transferInstruction(targets));
@@ -473,16 +484,49 @@ public final class LlmAgent extends BaseAgent {
     return changed ? content.toBuilder().parts(parts).build() : content;
   }
 
+  /**
+   * Stores {@code event}'s answer under the output key, through {@code cc} (so in the delta of the
+   * event {@code cc} builds), if there is a key and {@code event} is this agent's own final answer:
+   * not partial, no function call or response, no error, and some non-thought text. The joined text
+   * is stored; with an output schema, the parsed JSON value. Used for the model's answers and for
+   * the content a before-agent callback returns in the agent's place.
+   *
+   * <p>Nothing is written for an answer with no text, nor, with an output schema, for one that is
+   * only whitespace (an empty last chunk of a stream; it is no JSON value, and a value stored
+   * earlier under the key stays). With an output schema, an answer that is not JSON is stored as
+   * its text, with a warning (as ADK Java does).
+   */
+  private void recordOutput(CallbackContext cc, Event event) {
+    if (outputKey == null
+        || !event.author().equals(name())
+        || !event.finalResponse()
+        || event.errorCode().isPresent()) {
+      return;
+    }
+    String text = event.stringifyContent();
+    if (text.isEmpty() || (outputSchema != null && text.isBlank())) {
+      return;
+    }
+    cc.state().put(outputKey, outputValue(text));
+  }
+
+  @Override
+  void recordBeforeAgentReply(CallbackContext context, Event reply) {
+    recordOutput(context, reply);
+  }
+
   private Object outputValue(String text) {
     if (outputSchema == null) {
       return text;
     }
     try {
       return Json.mapper().readValue(text, Object.class);
-    } catch (Exception e) {
+    } catch (JsonProcessingException e) {
       log.warn(
-          "Agent '{}' has an output schema but its answer is not JSON; storing the text under '{}'",
+          "Agent '{}' has an output schema but its answer is not JSON ({}); storing the text under"
+              + " '{}'",
           name(),
+          e.getOriginalMessage(),
           outputKey);
       return text;
     }

@@ -9,7 +9,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * Runs its sub-agents in order, again and again, until one of their events escalates ({@code
  * EventActions.escalate}), the invocation ends, or {@code maxIterations} rounds have run (no limit
- * when unset).
+ * when unset). A sub-agent skipped by its before-agent callback does not stop the loop; the
+ * callback can escalate through {@link CallbackContext#setActions}.
  */
 public final class LoopAgent extends BaseAgent {
   private final @Nullable Integer maxIterations;

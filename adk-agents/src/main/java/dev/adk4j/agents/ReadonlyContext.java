@@ -11,6 +11,12 @@ import java.util.Optional;
 /**
  * What instruction providers and other read-only hooks see of an invocation: its ids, the user's
  * message, the live state (read only) and the session's artifacts.
+ *
+ * <p>A context of this very class is truly read only: its {@link #state()} has no write method, and
+ * one cast to a {@link java.util.Map} refuses every write with an {@link
+ * UnsupportedOperationException} naming the key. Subclasses ({@link CallbackContext}, {@code
+ * ToolContext}) add writable state; {@link #readonlyView} turns any of them back into a read-only
+ * context, which is what instruction providers get.
  */
 public class ReadonlyContext {
 
@@ -20,7 +26,22 @@ public class ReadonlyContext {
     this.invocationContext = Objects.requireNonNull(invocationContext, "invocationContext");
   }
 
-  /** The live state of the invocation, read only: app, user, session and temp keys. */
+  /**
+   * A read-only context over the invocation of {@code context}: {@code context} itself if it is a
+   * plain {@link ReadonlyContext}, else a new one over the same invocation (so a {@link
+   * CallbackContext} passed where only reads are allowed cannot be written through).
+   */
+  public static ReadonlyContext readonlyView(ReadonlyContext context) {
+    return context.getClass() == ReadonlyContext.class
+        ? context
+        : new ReadonlyContext(context.invocationContext);
+  }
+
+  /**
+   * The live state of the invocation, read only: app, user, session and temp keys. Reads see later
+   * writes; a value read is a copy, so changing it changes nothing. As a {@link java.util.Map} it
+   * refuses every write with an {@link UnsupportedOperationException} naming the key.
+   */
   public ReadonlyState state() {
     return ReadonlyState.of(invocationContext.session().state());
   }

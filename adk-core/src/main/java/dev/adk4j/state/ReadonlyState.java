@@ -18,7 +18,11 @@ public interface ReadonlyState {
   /** An immutable snapshot of every key and value. */
   Map<String, Object> all();
 
-  /** A read-only view over {@code state}. */
+  /**
+   * A read-only view over {@code state}: it reflects later writes to {@code state} and hands out
+   * copies of the values. It is also a {@link Map} whose every write (through the map, its views or
+   * its entries) throws an {@link UnsupportedOperationException} naming the key.
+   */
   static ReadonlyState of(Map<String, Object> state) {
     return new ReadonlyStateView(state);
   }

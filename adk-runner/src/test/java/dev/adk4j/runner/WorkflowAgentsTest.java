@@ -391,6 +391,51 @@ class WorkflowAgentsTest {
   }
 
   @Test
+  void beforeAgentCallbackContent_skipsOnlyItsSubAgent_andTheRunnerStoresTheRest() {
+    FakeLlm llm =
+        FakeLlm.builder()
+            .whenInstructionContains("Draft.", FakeLlm.script().thenText("Draft text."))
+            .whenInstructionContains("Publish: cached review", FakeLlm.script().thenText("Done."))
+            .build();
+    LlmAgent drafter = LlmAgent.builder().name("drafter").model(llm).instruction("Draft.").build();
+    LlmAgent reviewer =
+        LlmAgent.builder()
+            .name("reviewer")
+            .model(llm)
+            .instruction("Review.")
+            .outputKey("review")
+            .beforeAgentCallback(ctx -> Maybe.just(Contents.model("cached review")))
+            .build();
+    LlmAgent publisher =
+        LlmAgent.builder()
+            .name("publisher")
+            .model(llm)
+            .instruction("Publish: {review}")
+            .outputKey("published")
+            .build();
+    SequentialAgent pipeline =
+        SequentialAgent.builder().name("pipeline").subAgents(drafter, reviewer, publisher).build();
+
+    List<Event> events = run(pipeline, "s", "go");
+
+    assertThat(events)
+        .extracting(Event::author, Event::stringifyContent)
+        .containsExactly(
+            org.assertj.core.api.Assertions.tuple("drafter", "Draft text."),
+            org.assertj.core.api.Assertions.tuple("reviewer", "cached review"),
+            org.assertj.core.api.Assertions.tuple("publisher", "Done."));
+    assertThat(events.get(1).actions().stateDelta()).containsEntry("review", "cached review");
+    Session s = stored("s");
+    assertThat(s.state())
+        .containsEntry("review", "cached review")
+        .containsEntry("published", "Done.");
+    assertThat(s.events())
+        .extracting(Event::author)
+        .containsExactly("user", "drafter", "reviewer", "publisher");
+    assertThat(llm.requests()).noneMatch(r -> r.systemInstruction().orElse("").contains("Review."));
+  }
+
+  @Test
   void subAgentsShareTheInvocationIdAndLiveTempState() {
     BaseAgent first =
         new BaseAgent("first", "", List.of(), List.of(), List.of()) {
