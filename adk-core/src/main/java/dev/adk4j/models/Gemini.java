@@ -13,6 +13,7 @@ import com.google.genai.types.GenerateContentResponseUsageMetadata;
 import com.google.genai.types.HttpOptions;
 import com.google.genai.types.HttpRetryOptions;
 import com.google.genai.types.Part;
+import dev.adk4j.internal.JulToSlf4j;
 import io.reactivex.rxjava3.core.Flowable;
 import java.util.ArrayList;
 import java.util.List;
@@ -75,6 +76,11 @@ public final class Gemini extends BaseLlm implements AutoCloseable {
     super(model);
     this.client = client;
     this.ownsClient = ownsClient;
+  }
+
+  static {
+    // The client logs through java.util.logging (its warnings would go to stderr).
+    JulToSlf4j.route("com.google.genai");
   }
 
   /**

@@ -103,6 +103,14 @@ public final class JdbcSessionStore implements AutoCloseable {
     this.dialect = dialect;
     this.config = config;
     this.sql = new SqlText(dialect);
+    routeDriverLogs(dialect);
+  }
+
+  /** The PostgreSQL driver logs through {@code java.util.logging}: send it to SLF4J. */
+  private static void routeDriverLogs(Dialect dialect) {
+    if (dialect == Dialect.POSTGRESQL) {
+      dev.adk4j.internal.JulToSlf4j.route("org.postgresql");
+    }
   }
 
   /**
@@ -119,6 +127,7 @@ public final class JdbcSessionStore implements AutoCloseable {
       @Nullable String password,
       DatabaseSessionConfig config) {
     Dialect dialect = Dialect.ofUrl(jdbcUrl);
+    routeDriverLogs(dialect);
     HikariConfig hikari = new HikariConfig();
     hikari.setJdbcUrl(jdbcUrl);
     if (user != null) {
@@ -1541,6 +1550,11 @@ public final class JdbcSessionStore implements AutoCloseable {
             .locations(dialect.migrations())
             .table(HISTORY_TABLE)
             .failOnMissingLocations(true)
+            // Log through SLF4J like the rest of adk4j, never through java.util.logging (Flyway's
+            // fallback when no SLF4J provider is bound), and keep the results of the migrations'
+            // check queries out of the log.
+            .loggers("slf4j")
+            .outputQueryResults(false)
             // A database that already holds other tables (an application's) is fine: start the
             // history below our first version so that every migration still runs.
             .baselineOnMigrate(true)
