@@ -1482,10 +1482,10 @@ public final class JdbcSessionStore implements AutoCloseable {
    * database failures retry the whole transaction (up to {@value #MAX_ATTEMPTS} attempts), and so
    * does, once, a connection lost before the commit was sent (a backend terminated, a connection
    * the server dropped while it sat in the pool): nothing was committed, so the work is done again
-   * on a new connection. A connection lost while committing, or a server that did not answer within
-   * the socket timeout, is not retried. Other SQL failures become a {@link SessionException} saying
-   * what was being done and what went wrong. Exceptions thrown by {@code work} itself pass through
-   * after the rollback.
+   * on a new connection, after the pool's idle connections are closed (they are likely dead too). A
+   * connection lost while committing, or a server that did not answer within the socket timeout, is
+   * not retried. Other SQL failures become a {@link SessionException} saying what was being done
+   * and what went wrong. Exceptions thrown by {@code work} itself pass through after the rollback.
    */
   private <T> T transaction(boolean write, String what, Work<T> work) {
     if (closed) {
@@ -1533,6 +1533,9 @@ public final class JdbcSessionStore implements AutoCloseable {
           pause(attempt, what, e);
           continue;
         }
+        if (stage != Stage.CONNECTING && dialect.isConnectionLost(e)) {
+          evictIdleConnections();
+        }
         if (stage == Stage.WORKING
             && !reconnected
             && dialect.isConnectionLost(e)
@@ -1564,6 +1567,21 @@ public final class JdbcSessionStore implements AutoCloseable {
         if (serialize) {
           writeLock.unlock();
         }
+      }
+    }
+  }
+
+  /**
+   * After a lost connection, closes the idle connections of the service's own pool (and those in
+   * use when they come back): when one backend died, the others often did too (a server restart, a
+   * failover), and a retry on a dead connection from the pool would fail again. The pool opens new
+   * ones as needed.
+   */
+  private void evictIdleConnections() {
+    if (ownedPool != null) {
+      com.zaxxer.hikari.HikariPoolMXBean pool = ownedPool.getHikariPoolMXBean();
+      if (pool != null) {
+        pool.softEvictConnections();
       }
     }
   }
