@@ -306,6 +306,34 @@ class SqliteSessionServiceTest extends DatabaseSessionServiceContract {
     assertFailsAtOnce(url, file(), "is corrupt");
   }
 
+  @Test
+  void corruptSchemaHistory_failsTheMigrationAtOnce_withAShortMessageNamingTheFile()
+      throws Exception {
+    create("alice", "s1", java.util.Map.of("k", 1));
+    int pageSize;
+    int historyPage;
+    try (Connection c = raw();
+        Statement s = c.createStatement()) {
+      try (ResultSet rs = s.executeQuery("PRAGMA page_size")) {
+        rs.next();
+        pageSize = rs.getInt(1);
+      }
+      try (ResultSet rs =
+          s.executeQuery("SELECT rootpage FROM sqlite_master WHERE name = 'adk_schema_history'")) {
+        assertThat(rs.next()).isTrue();
+        historyPage = rs.getInt(1);
+      }
+    }
+    ((DatabaseSessionService) service).close();
+    // The file opens and its schema table reads; only the migration history is garbage, so the
+    // failure comes from the migration, which used to retry it 9 times as a start-up race.
+    byte[] bytes = Files.readAllBytes(file());
+    int from = (historyPage - 1) * pageSize;
+    java.util.Arrays.fill(bytes, from, from + pageSize, (byte) 0x5A);
+    Files.write(file(), bytes);
+    assertFailsAtOnce(url, file(), "is corrupt");
+  }
+
   private static void assertFailsAtOnce(String storeUrl, Path path, String what) {
     long start = System.nanoTime();
     Throwable thrown = null;

@@ -1822,7 +1822,9 @@ public final class JdbcSessionStore implements AutoCloseable {
         if (dialect == Dialect.SQLITE && sql != null) {
           int code = Dialect.sqliteCode(sql);
           if (code == 8 || code == 11 || code == 14 || code == 26) {
-            throw StartupChecks.sqliteFileFailure(sql, where, null);
+            Path file = sqliteFileOrNull(where);
+            throw StartupChecks.sqliteFileFailure(
+                sql, file != null ? file.toString() : where, file);
           }
         }
         throw new SessionException(
