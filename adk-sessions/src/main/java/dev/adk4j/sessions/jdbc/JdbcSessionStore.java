@@ -1589,10 +1589,13 @@ public final class JdbcSessionStore implements AutoCloseable {
   /** What went wrong, for the message of a failed transaction. */
   private String explain(SQLException e, Stage stage, boolean reconnected) {
     if (stage == Stage.CONNECTING) {
-      return "no connection to the database within connectionTimeout ("
-          + human(config.connectionTimeout())
-          + "): "
-          + rootMessage(e);
+      if (ownedPool != null && e instanceof java.sql.SQLTransientConnectionException) {
+        return "no connection to the database within connectionTimeout ("
+            + human(config.connectionTimeout())
+            + "): "
+            + rootMessage(e);
+      }
+      return "cannot get a connection: " + rootMessage(e);
     }
     String outcome =
         stage == Stage.COMMITTING
