@@ -20,6 +20,13 @@ import java.util.Objects;
  *   <tr><td>{@code maxEventBytes}</td><td>4 MiB</td><td>largest event, as UTF-8 JSON</td></tr>
  *   <tr><td>{@code busyTimeout}</td><td>5 s</td><td>SQLite only: how long a writer waits for
  *       another connection or process holding the file's write lock</td></tr>
+ *   <tr><td>{@code socketTimeout}</td><td>30 s</td><td>PostgreSQL only: how long the driver waits
+ *       for the server to answer before it gives the connection up and the operation fails (0:
+ *       forever; else at least 1 s, counted in whole seconds when connecting)</td></tr>
+ *   <tr><td>{@code statementTimeout}</td><td>25 s</td><td>PostgreSQL only: the server cancels a
+ *       statement that runs (or waits for a lock) longer than this, and the operation fails (0:
+ *       never); keep it below {@code socketTimeout} so that a slow statement is canceled cleanly
+ *       before the connection is given up</td></tr>
  *   <tr><td>{@code migrate}</td><td>true</td><td>migrate the schema at start; when false the
  *       schema is only validated and start fails if it is missing or behind</td></tr>
  *   <tr><td>{@code leaseDuration}</td><td>30 s</td><td>how long a session lease lasts unless
@@ -45,9 +52,13 @@ public final class DatabaseSessionConfig {
   private final Duration busyTimeout;
   private final boolean migrate;
   private final Duration leaseDuration;
+  private final Duration socketTimeout;
+  private final Duration statementTimeout;
 
   private DatabaseSessionConfig(Builder b) {
     this.leaseDuration = b.leaseDuration;
+    this.socketTimeout = b.socketTimeout;
+    this.statementTimeout = b.statementTimeout;
     this.maximumPoolSize = b.maximumPoolSize;
     this.minimumIdle = b.minimumIdle;
     this.connectionTimeout = b.connectionTimeout;
@@ -73,6 +84,21 @@ public final class DatabaseSessionConfig {
     check(
         leaseDuration.toMillis() >= 100,
         "leaseDuration must be at least 100 ms, got " + leaseDuration);
+    check(
+        socketTimeout.isZero()
+            || (socketTimeout.toMillis() >= 1000 && socketTimeout.toMillis() <= Integer.MAX_VALUE),
+        "socketTimeout must be 0 (none) or between 1 s and "
+            + Integer.MAX_VALUE
+            + " ms, got "
+            + socketTimeout);
+    check(
+        statementTimeout.isZero()
+            || (statementTimeout.toMillis() >= 1
+                && statementTimeout.toMillis() <= Integer.MAX_VALUE),
+        "statementTimeout must be 0 (none) or between 1 and "
+            + Integer.MAX_VALUE
+            + " ms, got "
+            + statementTimeout);
   }
 
   /** The defaults listed in the class comment. */
@@ -93,7 +119,9 @@ public final class DatabaseSessionConfig {
         .maxEventBytes(maxEventBytes)
         .busyTimeout(busyTimeout)
         .migrate(migrate)
-        .leaseDuration(leaseDuration);
+        .leaseDuration(leaseDuration)
+        .socketTimeout(socketTimeout)
+        .statementTimeout(statementTimeout);
   }
 
   public int maximumPoolSize() {
@@ -133,6 +161,16 @@ public final class DatabaseSessionConfig {
     return migrate;
   }
 
+  /** PostgreSQL only: how long to wait for the server's answer; zero for no limit. */
+  public Duration socketTimeout() {
+    return socketTimeout;
+  }
+
+  /** PostgreSQL only: the server-side limit on one statement; zero for no limit. */
+  public Duration statementTimeout() {
+    return statementTimeout;
+  }
+
   @Override
   public boolean equals(Object o) {
     if (!(o instanceof DatabaseSessionConfig)) {
@@ -146,7 +184,9 @@ public final class DatabaseSessionConfig {
         && maxEventBytes == that.maxEventBytes
         && leaseDuration.equals(that.leaseDuration)
         && busyTimeout.equals(that.busyTimeout)
-        && migrate == that.migrate;
+        && migrate == that.migrate
+        && socketTimeout.equals(that.socketTimeout)
+        && statementTimeout.equals(that.statementTimeout);
   }
 
   @Override
@@ -159,7 +199,9 @@ public final class DatabaseSessionConfig {
         maxEventBytes,
         busyTimeout,
         migrate,
-        leaseDuration);
+        leaseDuration,
+        socketTimeout,
+        statementTimeout);
   }
 
   @Override
@@ -180,6 +222,10 @@ public final class DatabaseSessionConfig {
         + migrate
         + ", leaseDuration="
         + leaseDuration
+        + ", socketTimeout="
+        + socketTimeout
+        + ", statementTimeout="
+        + statementTimeout
         + "}";
   }
 
@@ -201,8 +247,37 @@ public final class DatabaseSessionConfig {
     private Duration busyTimeout = Duration.ofSeconds(5);
     private boolean migrate = true;
     private Duration leaseDuration = Duration.ofSeconds(30);
+    private Duration socketTimeout = Duration.ofSeconds(30);
+    private Duration statementTimeout = Duration.ofSeconds(25);
 
     private Builder() {}
+
+    /**
+     * PostgreSQL only: how long the driver waits for an answer from the server (pgjdbc's {@code
+     * socketTimeout}), so that an operation on a server that stopped answering (frozen, or cut off
+     * by the network) fails instead of blocking. The connection is then given up, and the operation
+     * fails with a {@link SessionException}; a transaction it was in never committed unless the
+     * wait was for the commit's answer, which the message then says. Zero waits forever; otherwise
+     * at least one second (pgjdbc counts it in whole seconds while connecting). Schema migration at
+     * start is exempt. Default 30 seconds.
+     */
+    public Builder socketTimeout(Duration socketTimeout) {
+      this.socketTimeout = Objects.requireNonNull(socketTimeout, "socketTimeout");
+      return this;
+    }
+
+    /**
+     * PostgreSQL only: the server's {@code statement_timeout} on the service's connections. A
+     * statement running (or waiting for a lock) longer is canceled by the server, its transaction
+     * rolled back, and the operation fails with a {@link SessionException}. Keep it below {@link
+     * #socketTimeout(Duration)}, so that a slow statement is canceled cleanly before the driver
+     * gives the connection up. Zero sets none (a {@code DataSource}'s connections are then left as
+     * they are). Schema migration at start is exempt. Default 25 seconds.
+     */
+    public Builder statementTimeout(Duration statementTimeout) {
+      this.statementTimeout = Objects.requireNonNull(statementTimeout, "statementTimeout");
+      return this;
+    }
 
     /**
      * How long a session lease lasts unless renewed; a held lease is renewed every third of it. An

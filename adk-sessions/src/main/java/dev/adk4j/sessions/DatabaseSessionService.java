@@ -28,8 +28,13 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>At start the service opens a HikariCP connection pool (unless given a {@link DataSource}) and
  * migrates the schema with Flyway (tables prefixed {@code adk_}, history in {@code
- * adk_schema_history}). {@link #close()} closes the pool it opened. Settings, with their defaults,
- * are in {@link DatabaseSessionConfig}; {@code docs/configuration.md} lists URL forms.
+ * adk_schema_history}). Before it returns it checks that the store can work, and fails with a
+ * {@link SessionException} saying what is wrong otherwise: every table and column the service uses
+ * exists, and a SQLite file is a readable, uncorrupted database this process may write. {@link
+ * #close()} closes the pool it opened. Settings, with their defaults (PostgreSQL socket and
+ * statement timeouts among them), are in {@link DatabaseSessionConfig}; {@code
+ * docs/configuration.md} lists URL forms, {@code docs/reliability.md} what happens on database
+ * faults.
  *
  * <p>Semantics are those of {@link InMemorySessionService}, and the two pass the same contract
  * tests. Values read back are their JSON round trip; {@code temp:} keys are never stored. State
@@ -58,7 +63,8 @@ public final class DatabaseSessionService implements BaseSessionService, AutoClo
    * @param jdbcUrl {@code jdbc:sqlite:/path/sessions.db} or {@code
    *     jdbc:postgresql://host:port/db?user=...&password=...}
    * @throws IllegalArgumentException for an unsupported or in-memory URL
-   * @throws SessionException if the database cannot be reached or its schema migrated
+   * @throws SessionException if the database cannot be reached, its schema migrated or checked, or
+   *     (SQLite) its file read and written
    */
   public DatabaseSessionService(String jdbcUrl) {
     this(jdbcUrl, DatabaseSessionConfig.defaults());
@@ -68,7 +74,8 @@ public final class DatabaseSessionService implements BaseSessionService, AutoClo
    * Opens a service on a JDBC URL.
    *
    * @throws IllegalArgumentException for an unsupported or in-memory URL
-   * @throws SessionException if the database cannot be reached or its schema migrated
+   * @throws SessionException if the database cannot be reached, its schema migrated or checked, or
+   *     (SQLite) its file read and written
    */
   public DatabaseSessionService(String jdbcUrl, DatabaseSessionConfig config) {
     this(jdbcUrl, null, null, config);
@@ -80,7 +87,8 @@ public final class DatabaseSessionService implements BaseSessionService, AutoClo
    * @param user nullable; null leaves it to the URL
    * @param password nullable; null leaves it to the URL
    * @throws IllegalArgumentException for an unsupported or in-memory URL
-   * @throws SessionException if the database cannot be reached or its schema migrated
+   * @throws SessionException if the database cannot be reached, its schema migrated or checked, or
+   *     (SQLite) its file read and written
    */
   public DatabaseSessionService(
       String jdbcUrl,
@@ -98,7 +106,8 @@ public final class DatabaseSessionService implements BaseSessionService, AutoClo
    * leaves it open). The pool settings of {@code config} do not apply.
    *
    * @throws IllegalArgumentException if the database is neither SQLite nor PostgreSQL
-   * @throws SessionException if the database cannot be reached or its schema migrated
+   * @throws SessionException if the database cannot be reached, its schema migrated or checked, or
+   *     (SQLite) its file read and written
    */
   public DatabaseSessionService(DataSource dataSource, DatabaseSessionConfig config) {
     Objects.requireNonNull(dataSource, "dataSource");

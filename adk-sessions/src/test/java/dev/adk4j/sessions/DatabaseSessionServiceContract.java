@@ -826,6 +826,45 @@ abstract class DatabaseSessionServiceContract extends SessionServiceContract {
         .hasMessageContaining("validate");
   }
 
+  /** Runs one DDL statement on the store outside the service. */
+  private void ddl(String statement) throws SQLException {
+    try (Connection c = raw();
+        java.sql.Statement st = c.createStatement()) {
+      st.execute(statement);
+    }
+  }
+
+  @Test
+  void droppedTable_failsTheStart_namingIt_withAndWithoutMigrate() throws Exception {
+    create("alice", "s1", kv("k", 1));
+    ddl("DROP TABLE adk_events");
+    for (boolean migrate : List.of(true, false)) {
+      DatabaseSessionConfig config = DatabaseSessionConfig.builder().migrate(migrate).build();
+      assertThatThrownBy(() -> open(config).close())
+          .as("migrate=%s", migrate)
+          .isInstanceOf(SessionException.class)
+          .hasMessageContaining("table adk_events is missing")
+          .hasMessageContaining("adk_schema_history")
+          .hasMessageContaining("Restore them from a backup");
+    }
+  }
+
+  @Test
+  void droppedColumn_failsTheStart_namingTableAndColumn() throws Exception {
+    create("alice", "s1", kv("k", 1));
+    ddl("ALTER TABLE adk_sessions DROP COLUMN lease_until");
+    ddl("ALTER TABLE adk_user_state DROP COLUMN state_value");
+    for (boolean migrate : List.of(true, false)) {
+      DatabaseSessionConfig config = DatabaseSessionConfig.builder().migrate(migrate).build();
+      assertThatThrownBy(() -> open(config).close())
+          .as("migrate=%s", migrate)
+          .isInstanceOf(SessionException.class)
+          .hasMessageContaining("column adk_sessions.lease_until is missing")
+          .hasMessageContaining("column adk_user_state.state_value is missing")
+          .hasMessageNotContaining("adk_events");
+    }
+  }
+
   @Test
   void invalidConfig_isRefusedNamingTheSetting() {
     assertThatThrownBy(() -> DatabaseSessionConfig.builder().maximumPoolSize(0).build())
@@ -845,6 +884,25 @@ abstract class DatabaseSessionServiceContract extends SessionServiceContract {
             () -> DatabaseSessionConfig.builder().busyTimeout(Duration.ofSeconds(-1)).build())
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("busyTimeout");
+    assertThatThrownBy(
+            () -> DatabaseSessionConfig.builder().socketTimeout(Duration.ofMillis(500)).build())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("socketTimeout");
+    assertThatThrownBy(
+            () -> DatabaseSessionConfig.builder().statementTimeout(Duration.ofMillis(-1)).build())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("statementTimeout");
+    assertThat(DatabaseSessionConfig.defaults().socketTimeout()).isEqualTo(Duration.ofSeconds(30));
+    assertThat(DatabaseSessionConfig.defaults().statementTimeout())
+        .isEqualTo(Duration.ofSeconds(25));
+    DatabaseSessionConfig none =
+        DatabaseSessionConfig.builder()
+            .socketTimeout(Duration.ZERO)
+            .statementTimeout(Duration.ZERO)
+            .build();
+    assertThat(none.toBuilder().build())
+        .isEqualTo(none)
+        .isNotEqualTo(DatabaseSessionConfig.defaults());
     assertThat(DatabaseSessionConfig.defaults().toBuilder().build())
         .isEqualTo(DatabaseSessionConfig.defaults());
   }

@@ -48,6 +48,20 @@ final class EmbeddedPostgresExtension implements BeforeAllCallback {
     return server.postgres.getJdbcUrl("postgres", name);
   }
 
+  /** The server's port on localhost. */
+  int port() {
+    return server.postgres.getPort();
+  }
+
+  /** {@code url} (one of {@link #newDatabase()}) with its port replaced, e.g. by a proxy's. */
+  String withPort(String url, int port) {
+    String server = "//localhost:" + port() + "/";
+    if (!url.contains(server)) {
+      throw new IllegalArgumentException("Not a URL of this server: " + url);
+    }
+    return url.replace(server, "//localhost:" + port + "/");
+  }
+
   /** Drops the databases made by {@link #newDatabase()} so far. */
   void dropDatabases() throws SQLException {
     List<String> names;

@@ -2,9 +2,11 @@ package dev.adk4j.sessions;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assumptions.assumeThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -12,9 +14,12 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.sqlite.SQLiteConfig;
 import org.sqlite.SQLiteDataSource;
 
 /**
@@ -177,5 +182,175 @@ class SqliteSessionServiceTest extends DatabaseSessionServiceContract {
       rs.next();
       assertThat(rs.getInt(1)).isZero();
     }
+  }
+
+  // ---- start: the file itself ----
+
+  private Path file() {
+    return Path.of(url.substring("jdbc:sqlite:".length()));
+  }
+
+  /**
+   * Makes {@code path} unwritable for this process until the returned handle is closed: by its
+   * permissions, or where they do not bind (root) by the immutable attribute; skips the test where
+   * neither works.
+   */
+  private static AutoCloseable unwritable(Path path) throws Exception {
+    Set<PosixFilePermission> before = Files.getPosixFilePermissions(path);
+    Set<PosixFilePermission> readOnly = new java.util.HashSet<>(before);
+    readOnly.removeAll(
+        Set.of(
+            PosixFilePermission.OWNER_WRITE,
+            PosixFilePermission.GROUP_WRITE,
+            PosixFilePermission.OTHERS_WRITE));
+    Files.setPosixFilePermissions(path, readOnly);
+    if (!Files.isWritable(path)) {
+      return () -> Files.setPosixFilePermissions(path, before);
+    }
+    Files.setPosixFilePermissions(path, before);
+    boolean immutable = chattr("+i", path) && !Files.isWritable(path);
+    assumeThat(immutable).as("%s can be made unwritable here (chmod, chattr)", path).isTrue();
+    return () -> chattr("-i", path);
+  }
+
+  private static boolean chattr(String flag, Path path) throws Exception {
+    try {
+      Process p =
+          new ProcessBuilder("chattr", flag, path.toString()).redirectErrorStream(true).start();
+      p.getInputStream().readAllBytes();
+      return p.waitFor(10, TimeUnit.SECONDS) && p.exitValue() == 0;
+    } catch (java.io.IOException e) {
+      return false; // no chattr
+    }
+  }
+
+  @Test
+  void readOnlyFile_isRefusedAtStart_namingThePath() throws Exception {
+    create("alice", "s1", java.util.Map.of("k", 1));
+    ((DatabaseSessionService) service).close();
+    String path = file().toString();
+
+    // Opened read-only on purpose: through the URL, and through a DataSource.
+    assertThatThrownBy(() -> new DatabaseSessionService(url + "?open_mode=1").close())
+        .isInstanceOf(SessionException.class)
+        .hasMessageContaining(path)
+        .hasMessageContaining("read-only");
+    SQLiteConfig readOnlyConfig = new SQLiteConfig();
+    readOnlyConfig.setReadOnly(true);
+    SQLiteDataSource readOnly = new SQLiteDataSource(readOnlyConfig);
+    readOnly.setUrl(url);
+    assertThatThrownBy(
+            () -> new DatabaseSessionService(readOnly, DatabaseSessionConfig.defaults()).close())
+        .isInstanceOf(SessionException.class)
+        .hasMessageContaining(path)
+        .hasMessageContaining("read-only");
+
+    // A file this process may not write.
+    try (AutoCloseable undo = unwritable(file())) {
+      assertThatThrownBy(() -> new DatabaseSessionService(url).close())
+          .isInstanceOf(SessionException.class)
+          .hasMessageContaining(path)
+          .hasMessageContaining("read-only")
+          .hasMessageContaining("not writable");
+    }
+    try (DatabaseSessionService writable = open()) {
+      assertThat(writable.getSession(APP, "alice", "s1").blockingGet().state())
+          .containsEntry("k", 1);
+    }
+  }
+
+  @Test
+  void unwritableFolder_isRefusedAtStart_namingIt() throws Exception {
+    create("alice", "s1", java.util.Map.of("k", 1));
+    ((DatabaseSessionService) service).close();
+    Path folder = file().getParent();
+    try (AutoCloseable undo = unwritable(folder)) {
+      assertThatThrownBy(() -> new DatabaseSessionService(url).close())
+          .isInstanceOf(SessionException.class)
+          .hasMessageContaining(file().toString())
+          .hasMessageContaining("folder " + folder + " is not writable")
+          .hasMessageContaining("-wal");
+    }
+    try (DatabaseSessionService writable = open()) {
+      assertThat(writable.getSession(APP, "alice", "s1").blockingGet().state())
+          .containsEntry("k", 1);
+    }
+  }
+
+  @Test
+  void fileThatIsNotADatabase_failsAtOnce_withAShortMessageNamingIt() throws Exception {
+    Path garbage = dir.resolve("garbage.db");
+    Files.writeString(garbage, "not a database, only text; ".repeat(200));
+    assertFailsAtOnce("jdbc:sqlite:" + garbage, garbage, "is not a SQLite database");
+
+    SQLiteDataSource viaDataSource = new SQLiteDataSource();
+    viaDataSource.setUrl("jdbc:sqlite:" + garbage);
+    long start = System.nanoTime();
+    assertThatThrownBy(
+            () ->
+                new DatabaseSessionService(viaDataSource, DatabaseSessionConfig.defaults()).close())
+        .isInstanceOf(SessionException.class)
+        .hasMessageContaining(garbage.toString())
+        .hasMessageContaining("is not a SQLite database");
+    assertThat((System.nanoTime() - start) / 1_000_000).isLessThan(1_000L);
+  }
+
+  @Test
+  void corruptDatabaseFile_failsAtOnce_withAShortMessageNamingIt() throws Exception {
+    create("alice", "s1", java.util.Map.of("k", 1));
+    ((DatabaseSessionService) service).close();
+    // Keep SQLite's 100-byte header, overwrite the rest: the schema page is garbage.
+    byte[] bytes = Files.readAllBytes(file());
+    java.util.Arrays.fill(bytes, 100, bytes.length, (byte) 0x5A);
+    Files.write(file(), bytes);
+    assertFailsAtOnce(url, file(), "is corrupt");
+  }
+
+  @Test
+  void corruptSchemaHistory_failsTheMigrationAtOnce_withAShortMessageNamingTheFile()
+      throws Exception {
+    create("alice", "s1", java.util.Map.of("k", 1));
+    int pageSize;
+    int historyPage;
+    try (Connection c = raw();
+        Statement s = c.createStatement()) {
+      try (ResultSet rs = s.executeQuery("PRAGMA page_size")) {
+        rs.next();
+        pageSize = rs.getInt(1);
+      }
+      try (ResultSet rs =
+          s.executeQuery("SELECT rootpage FROM sqlite_master WHERE name = 'adk_schema_history'")) {
+        assertThat(rs.next()).isTrue();
+        historyPage = rs.getInt(1);
+      }
+    }
+    ((DatabaseSessionService) service).close();
+    // The file opens and its schema table reads; only the migration history is garbage, so the
+    // failure comes from the migration, which used to retry it 9 times as a start-up race.
+    byte[] bytes = Files.readAllBytes(file());
+    int from = (historyPage - 1) * pageSize;
+    java.util.Arrays.fill(bytes, from, from + pageSize, (byte) 0x5A);
+    Files.write(file(), bytes);
+    assertFailsAtOnce(url, file(), "is corrupt");
+  }
+
+  private static void assertFailsAtOnce(String storeUrl, Path path, String what) {
+    long start = System.nanoTime();
+    Throwable thrown = null;
+    try {
+      new DatabaseSessionService(storeUrl).close();
+    } catch (Throwable t) {
+      thrown = t;
+    }
+    long millis = (System.nanoTime() - start) / 1_000_000;
+    System.out.println(
+        "[figures] " + path.getFileName() + ": start failed after " + millis + " ms");
+    assertThat(thrown)
+        .isInstanceOf(SessionException.class)
+        .hasMessageContaining(path.toString())
+        .hasMessageContaining(what)
+        .hasMessageNotContaining("-----");
+    assertThat(thrown.getMessage().length()).as(thrown.getMessage()).isLessThan(400);
+    assertThat(millis).as("time to fail").isLessThan(1_000L);
   }
 }

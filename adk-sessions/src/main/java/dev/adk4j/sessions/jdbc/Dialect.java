@@ -164,6 +164,68 @@ enum Dialect {
   }
 
   /**
+   * Whether {@code e} says the connection to the server is gone (PostgreSQL: SQLState class 08, or
+   * the backend was terminated: 57P01 by {@code pg_terminate_backend} or a shutdown, 57P02 by a
+   * crash, 57P03 while the server starts). Never for SQLite, which has no connection to lose.
+   */
+  boolean isConnectionLost(SQLException e) {
+    if (this == SQLITE) {
+      return false;
+    }
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof SQLException s && s.getSQLState() != null) {
+        String state = s.getSQLState();
+        if (state.startsWith("08")
+            || "57P01".equals(state)
+            || "57P02".equals(state)
+            || "57P03".equals(state)) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  /** Whether {@code e} says a statement ran past the server's {@code statement_timeout}. */
+  boolean isStatementTimeout(SQLException e) {
+    return this == POSTGRESQL && "57014".equals(e.getSQLState());
+  }
+
+  /** Whether {@code e} says a table or column named in a statement does not exist. */
+  boolean isUndefinedObject(SQLException e) {
+    if (this == POSTGRESQL) {
+      return "42P01".equals(e.getSQLState()) || "42703".equals(e.getSQLState());
+    }
+    String message = String.valueOf(e.getMessage());
+    return sqliteCode(e) == 1
+        && (message.contains("no such table") || message.contains("no such column"));
+  }
+
+  /**
+   * Whether a failed schema migration may have lost a race with another instance creating the same
+   * schema, so that trying again finds the winner's schema: a transient failure, a duplicate (table
+   * or history row) or no SQL failure at all (Flyway's own checks of a history table that another
+   * instance is still filling). Not for an unreadable, corrupt, read-only or unreachable database,
+   * which fails the same way every time.
+   */
+  boolean mayBeMigrationRace(@Nullable SQLException e) {
+    if (e == null || isTransient(e)) {
+      return true;
+    }
+    if (this == SQLITE) {
+      int code = sqliteCode(e);
+      return code == 1 || code == 19; // SQLITE_ERROR ("already exists"), SQLITE_CONSTRAINT
+    }
+    String state = String.valueOf(e.getSQLState());
+    return state.equals("23505") || state.equals("42P07") || state.equals("42710");
+  }
+
+  /** SQLite's primary result code of {@code e} (0 if it has none). */
+  static int sqliteCode(SQLException e) {
+    return e.getErrorCode() & 0xFF;
+  }
+
+  /**
    * Whether {@code e} says the database cannot represent a value it was given (PostgreSQL refuses
    * NUL characters in text and {@code \u0000} in JSONB): the caller's input, not a failure.
    */

@@ -42,6 +42,7 @@ import java.util.concurrent.locks.ReentrantLock;
 import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.FlywayException;
+import org.flywaydb.core.api.exception.FlywayValidateException;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -91,6 +92,13 @@ public final class JdbcSessionStore implements AutoCloseable {
   private final ReentrantLock writeLock;
   private volatile boolean closed;
 
+  /**
+   * The physical connections of a {@link DataSource} passed in that this store set the statement
+   * timeout on (weakly held: the pool decides how long they live).
+   */
+  private final Map<Connection, Boolean> withStatementTimeout =
+      Collections.synchronizedMap(new java.util.WeakHashMap<>());
+
   private JdbcSessionStore(
       DataSource dataSource,
       @Nullable HikariDataSource ownedPool,
@@ -139,6 +147,11 @@ public final class JdbcSessionStore implements AutoCloseable {
     hikari.setMaximumPoolSize(config.maximumPoolSize());
     hikari.setMinimumIdle(config.minimumIdle());
     hikari.setConnectionTimeout(config.connectionTimeout().toMillis());
+    // A pooled connection is checked before use when it sat idle; on a server that stopped
+    // answering the check waits this long. Half the connection timeout (Hikari's default is 5 s
+    // whatever that timeout) keeps a borrow within the time the caller configured.
+    hikari.setValidationTimeout(
+        Math.max(250, Math.min(5_000, config.connectionTimeout().toMillis() / 2)));
     hikari.setPoolName("adk4j-sessions-" + POOLS.incrementAndGet());
     ReentrantLock writeLock = new ReentrantLock(true);
     if (dialect == Dialect.SQLITE) {
@@ -150,6 +163,16 @@ public final class JdbcSessionStore implements AutoCloseable {
       hikari.addDataSourceProperty("foreign_keys", "true");
       // Durable at commit: an acknowledged append survives a crash of the process or the machine.
       hikari.addDataSourceProperty("synchronous", "FULL");
+      checkSqliteFile(jdbcUrl, hikari.getDataSourceProperties(), file, writeLock);
+    } else {
+      long socketMillis = config.socketTimeout().toMillis();
+      if (socketMillis > 0) {
+        // pgjdbc counts it in whole seconds; a socketTimeout in the URL takes precedence.
+        hikari.addDataSourceProperty("socketTimeout", String.valueOf((socketMillis + 999) / 1000));
+      }
+      if (!config.statementTimeout().isZero()) {
+        hikari.setConnectionInitSql(setStatementTimeout(config.statementTimeout().toMillis()));
+      }
     }
     HikariDataSource pool;
     try {
@@ -160,7 +183,7 @@ public final class JdbcSessionStore implements AutoCloseable {
     }
     try {
       JdbcSessionStore store = new JdbcSessionStore(pool, pool, dialect, config, writeLock);
-      store.migrate(Dialect.redact(jdbcUrl));
+      store.start(Dialect.redact(jdbcUrl));
       return store;
     } catch (RuntimeException e) {
       pool.close();
@@ -178,20 +201,30 @@ public final class JdbcSessionStore implements AutoCloseable {
    */
   public static JdbcSessionStore open(DataSource dataSource, DatabaseSessionConfig config) {
     Dialect dialect;
+    String where = "the DataSource";
     try (Connection c = dataSource.getConnection()) {
       dialect = Dialect.ofProductName(c.getMetaData().getDatabaseProductName());
       if (dialect == Dialect.SQLITE) {
-        if (!c.getAutoCommit()) {
-          c.setAutoCommit(true);
+        String url = c.getMetaData().getURL();
+        Path file = sqliteFileOrNull(url);
+        String path = file != null ? file.toString() : String.valueOf(url);
+        where = "the DataSource on " + path;
+        try {
+          if (!c.getAutoCommit()) {
+            c.setAutoCommit(true);
+          }
+          execute(c, "PRAGMA journal_mode = WAL");
+          StartupChecks.checkSqliteFile(c, path, file);
+        } catch (SQLException e) {
+          throw StartupChecks.sqliteFileFailure(e, path, file);
         }
-        execute(c, "PRAGMA journal_mode = WAL");
       }
     } catch (SQLException e) {
       throw new SessionException("Cannot connect to the DataSource: " + e.getMessage(), e);
     }
     JdbcSessionStore store =
         new JdbcSessionStore(dataSource, null, dialect, config, new ReentrantLock(true));
-    store.migrate("the DataSource");
+    store.start(where);
     return store;
   }
 
@@ -1404,22 +1437,39 @@ public final class JdbcSessionStore implements AutoCloseable {
     T run(Connection c) throws SQLException;
   }
 
+  /** How far a transaction got, which decides whether a failure may be retried. */
+  private enum Stage {
+    /** Waiting for a connection: the pool has waited its connectionTimeout already. */
+    CONNECTING,
+    /** Running the work: nothing is committed yet, whatever fails. */
+    WORKING,
+    /** The commit was sent: if its answer is lost, whether it took effect is unknown. */
+    COMMITTING
+  }
+
   /**
    * Runs {@code work} in one transaction and commits it; rolls back on any failure. Transient
-   * database failures retry the whole transaction (up to {@value #MAX_ATTEMPTS} attempts); other
-   * SQL failures become a {@link SessionException} saying what was being done. Exceptions thrown by
-   * {@code work} itself pass through after the rollback.
+   * database failures retry the whole transaction (up to {@value #MAX_ATTEMPTS} attempts), and so
+   * does, once, a connection lost before the commit was sent (a backend terminated, a connection
+   * the server dropped while it sat in the pool): nothing was committed, so the work is done again
+   * on a new connection, after the pool's idle connections are closed (they are likely dead too). A
+   * connection lost while committing, or a server that did not answer within the socket timeout, is
+   * not retried. Other SQL failures become a {@link SessionException} saying what was being done
+   * and what went wrong. Exceptions thrown by {@code work} itself pass through after the rollback.
    */
   private <T> T transaction(boolean write, String what, Work<T> work) {
     if (closed) {
       throw new IllegalStateException("DatabaseSessionService is closed; cannot " + what);
     }
     boolean serialize = write && dialect.singleWriter();
+    boolean reconnected = false;
     for (int attempt = 1; ; attempt++) {
       if (serialize) {
         writeLock.lock();
       }
+      Stage stage = Stage.CONNECTING;
       try (Connection c = dataSource.getConnection()) {
+        stage = Stage.WORKING;
         prepare(c);
         String begin = write ? dialect.beginWrite() : dialect.beginRead();
         boolean driverManaged = begin == null;
@@ -1430,6 +1480,7 @@ public final class JdbcSessionStore implements AutoCloseable {
         }
         try {
           T result = work.run(c);
+          stage = Stage.COMMITTING;
           if (driverManaged) {
             c.commit();
           } else {
@@ -1441,7 +1492,7 @@ public final class JdbcSessionStore implements AutoCloseable {
           throw t;
         } finally {
           if (driverManaged) {
-            c.setAutoCommit(true);
+            restoreAutoCommit(c);
           }
         }
       } catch (SQLException e) {
@@ -1450,6 +1501,17 @@ public final class JdbcSessionStore implements AutoCloseable {
         }
         if (dialect.isTransient(e) && attempt < MAX_ATTEMPTS) {
           pause(attempt, what, e);
+          continue;
+        }
+        if (stage != Stage.CONNECTING && dialect.isConnectionLost(e)) {
+          evictIdleConnections();
+        }
+        if (stage == Stage.WORKING
+            && !reconnected
+            && dialect.isConnectionLost(e)
+            && !isSocketTimeout(e)) {
+          reconnected = true;
+          log.debug("Retrying to {} on a new connection: {}", what, e.getMessage());
           continue;
         }
         if (dialect.isUnrepresentable(e)) {
@@ -1469,7 +1531,7 @@ public final class JdbcSessionStore implements AutoCloseable {
                 + dialect.productName()
                 + (attempt > 1 ? ", " + attempt + " attempts" : "")
                 + "): "
-                + e.getMessage(),
+                + explain(e, stage, reconnected),
             e);
       } finally {
         if (serialize) {
@@ -1479,6 +1541,113 @@ public final class JdbcSessionStore implements AutoCloseable {
     }
   }
 
+  /**
+   * After a lost connection, closes the idle connections of the service's own pool (and those in
+   * use when they come back): when one backend died, the others often did too (a server restart, a
+   * failover), and a retry on a dead connection from the pool would fail again. The pool opens new
+   * ones as needed.
+   */
+  private void evictIdleConnections() {
+    if (ownedPool != null) {
+      com.zaxxer.hikari.HikariPoolMXBean pool = ownedPool.getHikariPoolMXBean();
+      if (pool != null) {
+        pool.softEvictConnections();
+      }
+    }
+  }
+
+  /** What went wrong, for the message of a failed transaction. */
+  private String explain(SQLException e, Stage stage, boolean reconnected) {
+    if (stage == Stage.CONNECTING) {
+      if (ownedPool != null && e instanceof java.sql.SQLTransientConnectionException) {
+        return "no connection to the database within connectionTimeout ("
+            + human(config.connectionTimeout())
+            + "): "
+            + rootMessage(e);
+      }
+      return "cannot get a connection: " + rootMessage(e);
+    }
+    String outcome =
+        stage == Stage.COMMITTING
+            ? "; the commit was sent, so whether it took effect is unknown: read the session to"
+                + " find out"
+            : "; nothing was committed";
+    if (isSocketTimeout(e)) {
+      return "the server did not answer within socketTimeout ("
+          + human(config.socketTimeout())
+          + "), so the connection was given up"
+          + outcome
+          + " ("
+          + e.getMessage()
+          + ")";
+    }
+    if (dialect.isStatementTimeout(e) && !config.statementTimeout().isZero()) {
+      return "a statement ran longer than statementTimeout ("
+          + human(config.statementTimeout())
+          + ") and the server canceled it; nothing was committed ("
+          + e.getMessage()
+          + ")";
+    }
+    if (dialect.isConnectionLost(e)) {
+      return "the connection to the server was lost"
+          + (reconnected ? " again after a reconnection" : "")
+          + outcome
+          + " ("
+          + e.getMessage()
+          + ")";
+    }
+    return e.getMessage();
+  }
+
+  /** Whether the driver gave up waiting for the server's answer (the socket timeout ran out). */
+  private static boolean isSocketTimeout(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof java.net.SocketTimeoutException) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** The message of the innermost cause of {@code e} that has one. */
+  private static String rootMessage(Throwable e) {
+    String message = e.getMessage();
+    for (Throwable t = e.getCause(); t != null; t = t.getCause()) {
+      if (t.getMessage() != null) {
+        message = t.getMessage();
+      }
+      if (t == t.getCause()) {
+        break;
+      }
+    }
+    return message;
+  }
+
+  /** {@code d} as people write it: {@code 1 s}, {@code 500 ms}. */
+  static String human(java.time.Duration d) {
+    long ms = d.toMillis();
+    return ms % 1000 == 0 ? ms / 1000 + " s" : ms + " ms";
+  }
+
+  /**
+   * Puts a connection back in autocommit mode after a driver-managed transaction. A connection that
+   * cannot be (it broke during the transaction) is left to the pool, which discards it; the
+   * transaction's own outcome or failure is what the caller gets.
+   */
+  private static void restoreAutoCommit(Connection c) {
+    try {
+      c.setAutoCommit(true);
+    } catch (SQLException e) {
+      log.debug("Cannot restore autocommit on a connection: {}", e.getMessage());
+    }
+  }
+
+  /**
+   * Configures a connection from a {@link DataSource} passed in (those of the service's own pool
+   * are configured when the pool opens them): autocommit on, SQLite's busy timeout, and on
+   * PostgreSQL the socket timeout (every time; it costs no round trip) and the statement timeout
+   * (once per physical connection).
+   */
   private void prepare(Connection c) throws SQLException {
     if (ownedPool != null) {
       return; // configured when the pool opened it
@@ -1488,7 +1657,22 @@ public final class JdbcSessionStore implements AutoCloseable {
     }
     if (dialect == Dialect.SQLITE) {
       execute(c, "PRAGMA busy_timeout = " + config.busyTimeout().toMillis());
+      return;
     }
+    if (!config.socketTimeout().isZero()) {
+      c.setNetworkTimeout(Runnable::run, (int) config.socketTimeout().toMillis());
+    }
+    if (!config.statementTimeout().isZero()) {
+      Connection physical = c.isWrapperFor(Connection.class) ? c.unwrap(Connection.class) : c;
+      if (!withStatementTimeout.containsKey(physical)) {
+        execute(c, setStatementTimeout(config.statementTimeout().toMillis()));
+        withStatementTimeout.put(physical, Boolean.TRUE);
+      }
+    }
+  }
+
+  private static String setStatementTimeout(long millis) {
+    return "SET statement_timeout = " + millis;
   }
 
   private static void rollback(Connection c, boolean driverManaged, Throwable cause) {
@@ -1543,10 +1727,37 @@ public final class JdbcSessionStore implements AutoCloseable {
   // ---------------------------------------------------------------------------------------------
   // Start
 
-  private void migrate(String where) {
+  /**
+   * Brings the store to a state where every operation can work, or fails naming what is wrong:
+   * migrates (or validates) the schema, then checks that the tables and columns the store uses
+   * exist, whatever the migration history says. Only then is the store reported ready.
+   */
+  private void start(String where) {
+    int applied = migrate(where);
+    try (Connection c = dataSource.getConnection()) {
+      prepare(c);
+      StartupChecks.checkSchema(c, dialect, where, HISTORY_TABLE);
+    } catch (SQLException e) {
+      throw new SessionException(
+          "Cannot check the session schema of " + where + ": " + e.getMessage(), e);
+    }
+    log.info(
+        "Session store on {} ({}) ready; {}",
+        where,
+        dialect.productName(),
+        config.migrate() ? applied + " schema migration(s) applied" : "schema validated");
+  }
+
+  /**
+   * Migrates (or only validates) the schema with Flyway. A failure that may come from another
+   * instance creating the schema at the same moment is retried; any other fails at once.
+   *
+   * @return the number of migrations applied
+   */
+  private int migrate(String where) {
     Flyway flyway =
         Flyway.configure(JdbcSessionStore.class.getClassLoader())
-            .dataSource(dataSource)
+            .dataSource(new Untimed(dataSource))
             .locations(dialect.migrations())
             .table(HISTORY_TABLE)
             .failOnMissingLocations(true)
@@ -1568,24 +1779,31 @@ public final class JdbcSessionStore implements AutoCloseable {
       }
       try {
         if (config.migrate()) {
-          int applied = flyway.migrate().migrationsExecuted;
-          log.info(
-              "Session store on {} ({}) ready; {} schema migration(s) applied",
-              where,
-              dialect.productName(),
-              applied);
-        } else {
-          flyway.validate();
+          return flyway.migrate().migrationsExecuted;
         }
-        return;
+        flyway.validate();
+        return 0;
       } catch (FlywayException e) {
+        SQLException sql = sqlCause(e);
         // Instances starting together on a new database race: on SQLite there is no lock Flyway
         // could take, and on PostgreSQL one that finds the other's fresh, still empty history
         // table refuses to baseline it. The loser finds the winner's schema on a later attempt.
-        if (config.migrate() && attempt < MIGRATION_ATTEMPTS) {
+        // A corrupt, read-only or unreachable database fails the same way every time: at once.
+        if (config.migrate()
+            && attempt < MIGRATION_ATTEMPTS
+            && !(e instanceof FlywayValidateException)
+            && dialect.mayBeMigrationRace(sql)) {
           log.debug("Schema migration of {} raced another instance; retrying", where);
           sleep(100L * attempt, "migrate the session schema of " + where, e);
           continue;
+        }
+        if (dialect == Dialect.SQLITE && sql != null) {
+          int code = Dialect.sqliteCode(sql);
+          if (code == 8 || code == 11 || code == 14 || code == 26) {
+            Path file = sqliteFileOrNull(where);
+            throw StartupChecks.sqliteFileFailure(
+                sql, file != null ? file.toString() : where, file);
+          }
         }
         throw new SessionException(
             "Cannot "
@@ -1594,13 +1812,134 @@ public final class JdbcSessionStore implements AutoCloseable {
                 + where
                 + (attempt > 1 ? " (" + attempt + " attempts)" : "")
                 + ": "
-                + e.getMessage(),
+                + conciseMessage(e, sql),
             e);
       } finally {
         if (serialize) {
           writeLock.unlock();
         }
       }
+    }
+  }
+
+  /** The first SQL failure among the causes of {@code e}, if any. */
+  private static @Nullable SQLException sqlCause(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof SQLException s) {
+        return s;
+      }
+      if (t == t.getCause()) {
+        break;
+      }
+    }
+    return null;
+  }
+
+  /**
+   * Flyway's message without the report it formats under a line of dashes (SQL state, error code,
+   * message again): its first line, then the SQL failure's own message.
+   */
+  private static String conciseMessage(FlywayException e, @Nullable SQLException sql) {
+    String message = String.valueOf(e.getMessage()).strip();
+    int banner = message.indexOf("\n-");
+    String head = (banner < 0 ? message : message.substring(0, banner)).strip();
+    if (sql == null || banner < 0 || head.contains(String.valueOf(sql.getMessage()))) {
+      return head;
+    }
+    return head + ": " + sql.getMessage();
+  }
+
+  /**
+   * The DataSource Flyway migrates through: its connections have neither the socket nor the
+   * statement timeout, since a migration may rightly take long (a large store's first start on a
+   * new schema version, or waiting for another instance's migration), and get them back when
+   * closed. Only PostgreSQL has them.
+   */
+  private final class Untimed extends DelegatingDataSource {
+    Untimed(DataSource delegate) {
+      super(delegate);
+    }
+
+    @Override
+    public Connection getConnection() throws SQLException {
+      return untimed(super.getConnection());
+    }
+
+    @Override
+    public Connection getConnection(String username, String password) throws SQLException {
+      return untimed(super.getConnection(username, password));
+    }
+
+    private Connection untimed(Connection c) throws SQLException {
+      if (dialect != Dialect.POSTGRESQL) {
+        return c;
+      }
+      boolean socket = !config.socketTimeout().isZero();
+      boolean statement = !config.statementTimeout().isZero();
+      try {
+        if (socket) {
+          c.setNetworkTimeout(Runnable::run, 0);
+        }
+        if (statement) {
+          execute(c, setStatementTimeout(0));
+        }
+      } catch (SQLException | RuntimeException e) {
+        c.close();
+        throw e;
+      }
+      return (Connection)
+          java.lang.reflect.Proxy.newProxyInstance(
+              JdbcSessionStore.class.getClassLoader(),
+              new Class<?>[] {Connection.class},
+              (proxy, method, args) -> {
+                if (method.getName().equals("close") && method.getParameterCount() == 0) {
+                  try {
+                    if (statement && !c.isClosed()) {
+                      execute(c, setStatementTimeout(config.statementTimeout().toMillis()));
+                    }
+                    if (socket && !c.isClosed()) {
+                      c.setNetworkTimeout(Runnable::run, (int) config.socketTimeout().toMillis());
+                    }
+                  } catch (SQLException e) {
+                    log.debug("Cannot restore the timeouts of a connection: {}", e.getMessage());
+                  }
+                }
+                try {
+                  return method.invoke(c, args);
+                } catch (java.lang.reflect.InvocationTargetException e) {
+                  throw e.getCause();
+                }
+              });
+    }
+  }
+
+  /**
+   * Opens the SQLite file of {@code jdbcUrl} once, with the pool's settings, before the pool does:
+   * a file that is not a database, is corrupt, cannot be opened or is read-only fails the start at
+   * once with a message naming it (rather than a pool's or a migration's retries and reports).
+   */
+  private static void checkSqliteFile(
+      String jdbcUrl, java.util.Properties properties, Path file, ReentrantLock writeLock) {
+    String path = file.toString();
+    writeLock.lock();
+    try (Connection c = java.sql.DriverManager.getConnection(jdbcUrl, properties)) {
+      StartupChecks.checkSqliteFile(c, path, file);
+    } catch (SQLException e) {
+      throw StartupChecks.sqliteFileFailure(e, path, file);
+    } finally {
+      writeLock.unlock();
+    }
+  }
+
+  /** The file of a SQLite URL as JDBC metadata reports it; null if it names none. */
+  private static @Nullable Path sqliteFileOrNull(@Nullable String url) {
+    if (url == null || !url.toLowerCase(Locale.ROOT).startsWith("jdbc:sqlite:")) {
+      return null;
+    }
+    try {
+      return sqliteFile(url).toAbsolutePath().normalize();
+    } catch (RuntimeException e) {
+      return null;
     }
   }
 
