@@ -74,40 +74,38 @@ public final class SessionLimits {
     for (Map.Entry<String, @Nullable Object> e : values.entrySet()) {
       Object value = e.getValue();
       if (value != null && JsonSizes.valueAtMost(value) > maxValueBytes) {
-        long bytes = JsonSizes.utf8Length(Json.toJson(value));
-        if (bytes > maxValueBytes) {
-          throw new IllegalArgumentException(
-              "State value for key '"
-                  + e.getKey()
-                  + "' of "
-                  + where
-                  + " is "
-                  + bytes
-                  + " bytes as JSON, over the limit of "
-                  + maxValueBytes
-                  + " bytes (maxValueBytes); nothing was stored");
-        }
+        check(
+            value,
+            maxValueBytes,
+            "maxValueBytes",
+            "State value for key '" + e.getKey() + "'",
+            where);
       }
     }
   }
 
   /** Refuses an event, as it will be stored, over {@link #maxEventBytes()}. */
   void checkEvent(Event stored, String where) {
-    if (JsonSizes.eventAtMost(stored) <= maxEventBytes) {
-      return;
+    if (JsonSizes.eventAtMost(stored) > maxEventBytes) {
+      check(stored, maxEventBytes, "maxEventBytes", "Event '" + stored.id() + "'", where);
     }
-    long bytes = JsonSizes.utf8Length(Json.toJson(stored));
-    if (bytes > maxEventBytes) {
+  }
+
+  /** Writes {@code value} to measure it, and refuses it if it is over {@code limit}. */
+  private static void check(Object value, int limit, String setting, String what, String where) {
+    long bytes = JsonSizes.utf8Length(Json.toJson(value));
+    if (bytes > limit) {
       throw new IllegalArgumentException(
-          "Event '"
-              + stored.id()
-              + "' of "
+          what
+              + " of "
               + where
               + " is "
               + bytes
               + " bytes as JSON, over the limit of "
-              + maxEventBytes
-              + " bytes (maxEventBytes); nothing was stored");
+              + limit
+              + " bytes ("
+              + setting
+              + "); nothing was stored");
     }
   }
 

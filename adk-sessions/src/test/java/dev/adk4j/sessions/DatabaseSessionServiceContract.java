@@ -836,7 +836,7 @@ abstract class DatabaseSessionServiceContract extends SessionServiceContract {
 
   @Test
   void droppedTable_failsTheStart_namingIt_withAndWithoutMigrate() throws Exception {
-    create("alice", "s1", kv("k", 1));
+    create("alice", "s1", map("k", 1));
     ddl("DROP TABLE adk_events");
     for (boolean migrate : List.of(true, false)) {
       DatabaseSessionConfig config = DatabaseSessionConfig.builder().migrate(migrate).build();
@@ -851,7 +851,7 @@ abstract class DatabaseSessionServiceContract extends SessionServiceContract {
 
   @Test
   void droppedColumn_failsTheStart_namingTableAndColumn() throws Exception {
-    create("alice", "s1", kv("k", 1));
+    create("alice", "s1", map("k", 1));
     ddl("ALTER TABLE adk_sessions DROP COLUMN lease_until");
     ddl("ALTER TABLE adk_user_state DROP COLUMN state_value");
     for (boolean migrate : List.of(true, false)) {

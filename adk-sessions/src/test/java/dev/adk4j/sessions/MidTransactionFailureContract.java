@@ -34,10 +34,6 @@ import org.junit.jupiter.api.TestFactory;
  */
 abstract class MidTransactionFailureContract {
 
-  static {
-    QuietLogs.apply();
-  }
-
   static final String APP = "faults";
   static final String USER = "u";
   private static final List<String> TABLES =

@@ -30,10 +30,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class PostgresBackendKillTest {
 
-  static {
-    QuietLogs.apply();
-  }
-
   @RegisterExtension
   static final EmbeddedPostgresExtension POSTGRES = new EmbeddedPostgresExtension();
 

@@ -22,10 +22,6 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class PostgresOutageTest {
 
-  static {
-    QuietLogs.apply();
-  }
-
   @RegisterExtension
   static final EmbeddedPostgresExtension POSTGRES = new EmbeddedPostgresExtension();
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.adk4j.events.Event;
 import dev.adk4j.events.EventActions;
+import dev.adk4j.sessions.jdbc.DelegatingDataSource;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -27,10 +28,6 @@ import org.postgresql.ds.PGSimpleDataSource;
  * that waits on a row lock longer than {@code statementTimeout} is canceled by the server.
  */
 class PostgresTimeoutTest {
-
-  static {
-    QuietLogs.apply();
-  }
 
   @RegisterExtension
   static final EmbeddedPostgresExtension POSTGRES = new EmbeddedPostgresExtension();

@@ -7,11 +7,15 @@ import java.sql.SQLFeatureNotSupportedException;
 import java.util.logging.Logger;
 import javax.sql.DataSource;
 
-/** A {@link DataSource} that hands every call to another; subclasses override what they change. */
-class DelegatingDataSource implements DataSource {
+/**
+ * A {@link DataSource} that hands every call to another; subclasses override what they change.
+ *
+ * <p>Internal to adk4j (public for its tests): not part of its API, may change in any release.
+ */
+public class DelegatingDataSource implements DataSource {
   private final DataSource delegate;
 
-  DelegatingDataSource(DataSource delegate) {
+  public DelegatingDataSource(DataSource delegate) {
     this.delegate = delegate;
   }
 
