@@ -246,6 +246,44 @@ public final class Json {
     return value;
   }
 
+  private static final Class<?> FROZEN_MAP =
+      java.util.Collections.unmodifiableMap(new LinkedHashMap<>()).getClass();
+  private static final Class<?> FROZEN_LIST =
+      java.util.Collections.unmodifiableList(new ArrayList<>()).getClass();
+
+  /**
+   * An immutable deep copy of a normalized value, which may be shared by any number of readers:
+   * maps and lists are copied into unmodifiable ones (their order and {@code null} values kept),
+   * scalars are shared, and a value this method returned is returned as it is. {@link
+   * #copy(Object)} gives a mutable copy back.
+   */
+  @SuppressWarnings("unchecked")
+  public static @Nullable Object freeze(@Nullable Object value) {
+    if (value instanceof Map) {
+      if (value.getClass() == FROZEN_MAP) {
+        return value;
+      }
+      Map<String, Object> source = (Map<String, Object>) value;
+      Map<String, Object> copy = new LinkedHashMap<>(Math.max(4, source.size() * 2));
+      for (Map.Entry<String, Object> e : source.entrySet()) {
+        copy.put(e.getKey(), freeze(e.getValue()));
+      }
+      return java.util.Collections.unmodifiableMap(copy);
+    }
+    if (value instanceof List) {
+      if (value.getClass() == FROZEN_LIST) {
+        return value;
+      }
+      List<Object> source = (List<Object>) value;
+      List<Object> copy = new ArrayList<>(source.size());
+      for (Object o : source) {
+        copy.add(freeze(o));
+      }
+      return java.util.Collections.unmodifiableList(copy);
+    }
+    return value;
+  }
+
   /**
    * Whether two normalized values are the same JSON value: numbers compare by numeric value ({@code
    * 1}, {@code 1L} and {@code 1.0} are equal), maps by their entries whatever their order, lists

@@ -1,0 +1,141 @@
+package dev.adk4j.sessions;
+
+import dev.adk4j.events.Event;
+import java.util.AbstractList;
+import java.util.Arrays;
+import java.util.Iterator;
+import java.util.List;
+import java.util.NoSuchElementException;
+import java.util.RandomAccess;
+
+/**
+ * An append-only list of events whose snapshots cost nothing to take and share their storage.
+ *
+ * <p>Events are kept in chunks of {@value #CHUNK}. A chunk is only ever written at indexes past
+ * every snapshot taken of it, so a snapshot (the chunks and a size) stays valid however the log
+ * grows afterwards. A log made from a snapshot ({@link #of}) shares the snapshot's chunks and
+ * copies only its last, partial chunk (and the table of chunks) on its first append, so that it
+ * never writes where the log it came from may write. Reading the events of a 10,000-event session
+ * is then O(1), and appending is O(1) whatever the length.
+ *
+ * <p>Appends are serialized by the log's monitor; readers need no lock: a snapshot is published
+ * through a volatile field after its events are written.
+ */
+final class EventLog {
+
+  private static final int SHIFT = 6;
+  static final int CHUNK = 1 << SHIFT;
+  private static final int MASK = CHUNK - 1;
+
+  /** Chunks and a size: immutable view of the first {@code size} events. */
+  private static final class Snapshot extends AbstractList<Event> implements RandomAccess {
+    private static final Snapshot EMPTY = new Snapshot(new Event[0][], 0);
+
+    final Event[][] chunks;
+    final int size;
+
+    Snapshot(Event[][] chunks, int size) {
+      this.chunks = chunks;
+      this.size = size;
+    }
+
+    @Override
+    public Event get(int index) {
+      if (index < 0 || index >= size) {
+        throw new IndexOutOfBoundsException("Index " + index + " out of bounds for " + size);
+      }
+      return chunks[index >>> SHIFT][index & MASK];
+    }
+
+    @Override
+    public int size() {
+      return size;
+    }
+
+    @Override
+    public Iterator<Event> iterator() {
+      return new Iterator<>() {
+        private int next;
+
+        @Override
+        public boolean hasNext() {
+          return next < size;
+        }
+
+        @Override
+        public Event next() {
+          if (next >= size) {
+            throw new NoSuchElementException();
+          }
+          Event e = chunks[next >>> SHIFT][next & MASK];
+          next++;
+          return e;
+        }
+      };
+    }
+  }
+
+  /** The events appended so far; replaced (never changed) at each append. */
+  private volatile Snapshot current;
+
+  /** Whether the last chunk and the chunk table may be written in place. */
+  private boolean ownsTail;
+
+  private EventLog(Snapshot start, boolean ownsTail) {
+    this.current = start;
+    this.ownsTail = ownsTail;
+  }
+
+  /** An empty log. */
+  static EventLog empty() {
+    return new EventLog(Snapshot.EMPTY, false);
+  }
+
+  /**
+   * A log that starts with {@code events}: a snapshot of another log is shared, any other list is
+   * copied.
+   */
+  static EventLog of(List<Event> events) {
+    if (events instanceof Snapshot) {
+      return new EventLog((Snapshot) events, false);
+    }
+    EventLog log = empty();
+    for (Event e : events) {
+      log.add(e);
+    }
+    return log;
+  }
+
+  /** An immutable view of the events appended so far; O(1). */
+  List<Event> snapshot() {
+    return current;
+  }
+
+  int size() {
+    return current.size;
+  }
+
+  /** Appends {@code event}. */
+  synchronized void add(Event event) {
+    Snapshot s = current;
+    int size = s.size;
+    int chunk = size >>> SHIFT;
+    int offset = size & MASK;
+    Event[][] chunks = s.chunks;
+    if (!ownsTail) {
+      chunks = Arrays.copyOf(chunks, Math.max(chunks.length, chunk + 1));
+      if (offset > 0) {
+        chunks[chunk] = Arrays.copyOf(chunks[chunk], CHUNK);
+      }
+      ownsTail = true;
+    }
+    if (chunk >= chunks.length) {
+      chunks = Arrays.copyOf(chunks, Math.max(4, chunks.length * 2));
+    }
+    if (offset == 0) {
+      chunks[chunk] = new Event[CHUNK];
+    }
+    chunks[chunk][offset] = event;
+    current = new Snapshot(chunks, size + 1);
+  }
+}
