@@ -45,13 +45,20 @@ public final class EventActions {
 
   private EventActions(Builder b) {
     this.compaction = b.compaction;
-    this.stateDelta = Collections.unmodifiableMap(new LinkedHashMap<>(b.stateDelta));
-    this.expectedState = Collections.unmodifiableMap(new LinkedHashMap<>(b.expectedState));
-    this.stateIncrements = Collections.unmodifiableMap(new LinkedHashMap<>(b.stateIncrements));
-    this.artifactDelta = Collections.unmodifiableMap(new LinkedHashMap<>(b.artifactDelta));
+    this.stateDelta = frozen(b.stateDelta);
+    this.expectedState = frozen(b.expectedState);
+    this.stateIncrements = frozen(b.stateIncrements);
+    this.artifactDelta = frozen(b.artifactDelta);
     this.transferToAgent = b.transferToAgent;
     this.escalate = b.escalate;
     this.skipSummarization = b.skipSummarization;
+  }
+
+  /** An unmodifiable copy of {@code map} (the shared empty map when it is empty). */
+  private static <V> Map<String, V> frozen(Map<String, V> map) {
+    return map.isEmpty()
+        ? Collections.emptyMap()
+        : Collections.unmodifiableMap(new LinkedHashMap<>(map));
   }
 
   /** Actions that do nothing. */

@@ -4,7 +4,6 @@ import dev.adk4j.events.Event;
 import dev.adk4j.sessions.BaseSessionService;
 import dev.adk4j.sessions.GetSessionConfig;
 import dev.adk4j.sessions.Session;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -58,14 +57,12 @@ final class SessionCache {
         return null;
       }
       if (fresh.revision() == cached.revision() + fresh.events().size()) {
-        List<Event> events = new ArrayList<>(cached.events().size() + fresh.events().size());
-        events.addAll(cached.events());
-        events.addAll(fresh.events());
         return Session.builder(id)
             .appName(app)
             .userId(user)
             .state(fresh.state())
-            .events(events)
+            .events(cached.events())
+            .addEvents(fresh.events())
             .lastUpdateTime(fresh.lastUpdateTime())
             .revision(fresh.revision())
             .build();
@@ -98,7 +95,11 @@ final class SessionCache {
         }
       }
     }
-    Entry entry = new Entry(session.revision(), List.copyOf(events.subList(from, events.size())));
+    // session.events() is immutable and shared: kept as it is unless only its tail is wanted.
+    Entry entry =
+        new Entry(
+            session.revision(),
+            from == 0 ? events : List.copyOf(events.subList(from, events.size())));
     synchronized (entries) {
       entries.put(key(session.appName(), session.userId(), session.id()), entry);
       if (entries.size() > maxSessions) {

@@ -182,7 +182,9 @@ final class Appends {
         delta.isEmpty()
             ? Map.of()
             : normalize(session.appName(), session.userId(), session.id(), delta);
-    Map<String, @Nullable Object> kept = Scope.withoutTemp(full);
+    // The stored event, and what a service keeps, hold immutable copies of the values, which
+    // readers then share; the caller's copy gets the mutable ones.
+    Map<String, @Nullable Object> kept = frozenWithoutTemp(full);
     Map<String, @Nullable Object> expected =
         actions.expectedState().isEmpty()
             ? Map.of()
@@ -211,6 +213,24 @@ final class Appends {
     limits.checkValues(kept, session.describe());
     limits.checkEvent(stored, session.describe());
     return new Prepared(stored, full, Scope.split(kept), expected, increments, event.timestamp());
+  }
+
+  /**
+   * The non-{@code temp:} entries of {@code delta}, with their values frozen ({@link Json#freeze}).
+   */
+  private static Map<String, @Nullable Object> frozenWithoutTemp(
+      Map<String, @Nullable Object> delta) {
+    if (delta.isEmpty()) {
+      return Map.of();
+    }
+    Map<String, @Nullable Object> out = new LinkedHashMap<>(Math.max(4, delta.size() * 2));
+    delta.forEach(
+        (k, v) -> {
+          if (Scope.of(k) != Scope.TEMP) {
+            out.put(k, Json.freeze(v));
+          }
+        });
+    return out;
   }
 
   private static void checkKey(Session session, String key) {

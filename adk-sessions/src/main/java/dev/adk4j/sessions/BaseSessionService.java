@@ -136,7 +136,7 @@ public interface BaseSessionService {
         () -> {
           Paging.eventBound(request); // a malformed token fails before the listing
           return listEvents(appName, userId, sessionId)
-              .map(all -> Paging.eventsPageOf(all.events(), request, e -> e));
+              .map(all -> Paging.eventsPageOf(all.events(), request));
         });
   }
 

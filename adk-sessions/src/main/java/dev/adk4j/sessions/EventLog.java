@@ -101,7 +101,7 @@ final class EventLog {
     }
     EventLog log = empty();
     for (Event e : events) {
-      log.add(e);
+      log.add(java.util.Objects.requireNonNull(e, "event"));
     }
     return log;
   }

@@ -1,7 +1,6 @@
 package dev.adk4j.sessions;
 
 import dev.adk4j.events.Event;
-import dev.adk4j.events.EventActions;
 import dev.adk4j.state.Json;
 import dev.adk4j.state.Scope;
 import dev.adk4j.state.State;
@@ -68,7 +67,10 @@ public final class InMemorySessionService implements BaseSessionService {
 
   private static final class StoredSession {
     final Map<String, Object> state = new HashMap<>();
-    final List<Event> events = new ArrayList<>();
+
+    /** Immutable events (their delta values frozen), shared with every copy read. */
+    final EventLog events = EventLog.empty();
+
     Instant lastUpdateTime;
     long revision;
 
@@ -133,7 +135,7 @@ public final class InMemorySessionService implements BaseSessionService {
                 app,
                 user,
                 stored,
-                select(stored.events, stored.lastCompactionSeq, config));
+                select(stored.events.snapshot(), stored.lastCompactionSeq, config));
           } finally {
             lock.readLock().unlock();
           }
@@ -222,7 +224,7 @@ public final class InMemorySessionService implements BaseSessionService {
           lock.readLock().lock();
           try {
             StoredSession stored = find(appName, userId, sessionId);
-            return new ListEventsResponse(copyEvents(stored.events));
+            return new ListEventsResponse(stored.events.snapshot());
           } finally {
             lock.readLock().unlock();
           }
@@ -241,7 +243,7 @@ public final class InMemorySessionService implements BaseSessionService {
           lock.readLock().lock();
           try {
             StoredSession stored = find(appName, userId, sessionId);
-            return Paging.eventsPageOf(stored.events, request, InMemorySessionService::copyEvent);
+            return Paging.eventsPageOf(stored.events.snapshot(), request);
           } finally {
             lock.readLock().unlock();
           }
@@ -306,7 +308,7 @@ public final class InMemorySessionService implements BaseSessionService {
       apply(user.state, prepared.split().user(), resolved);
       apply(stored.state, prepared.split().session(), resolved);
       resolved.forEach((key, value) -> scopeOf(key, app, user, stored).put(key, value));
-      stored.events.add(copyEvent(Appends.withResolved(prepared.stored(), resolved)));
+      stored.events.add(Appends.withResolved(prepared.stored(), resolved));
       user.byUpdate.remove(new Paging.SessionCursor(stored.lastUpdateTime, session.id()));
       stored.lastUpdateTime = Instant.ofEpochMilli(prepared.timestamp());
       user.byUpdate.add(new Paging.SessionCursor(stored.lastUpdateTime, session.id()));
@@ -444,7 +446,7 @@ public final class InMemorySessionService implements BaseSessionService {
           if (v == null) {
             target.remove(k);
           } else {
-            target.put(k, Json.copy(v));
+            target.put(k, Json.freeze(v)); // shared, immutable; reads hand out copies
           }
         });
   }
@@ -465,7 +467,7 @@ public final class InMemorySessionService implements BaseSessionService {
         .appName(appName)
         .userId(userId)
         .state(merged)
-        .events(copyEvents(events))
+        .events(events)
         .lastUpdateTime(stored.lastUpdateTime)
         .revision(stored.revision)
         .build();
@@ -511,31 +513,5 @@ public final class InMemorySessionService implements BaseSessionService {
       return kept;
     }
     return window;
-  }
-
-  private static List<Event> copyEvents(List<Event> events) {
-    List<Event> copies = new ArrayList<>(events.size());
-    for (Event e : events) {
-      copies.add(copyEvent(e));
-    }
-    return copies;
-  }
-
-  /** Events are immutable but their delta values may be mutable maps or lists: copy those. */
-  private static Event copyEvent(Event e) {
-    Map<String, @Nullable Object> delta = e.actions().stateDelta();
-    boolean mutable = false;
-    for (Object v : delta.values()) {
-      if (v instanceof Map || v instanceof List) {
-        mutable = true;
-        break;
-      }
-    }
-    if (!mutable) {
-      return e;
-    }
-    EventActions.Builder actions = e.actions().toBuilder();
-    delta.forEach((k, v) -> actions.putState(k, Json.copy(v)));
-    return e.toBuilder().actions(actions.build()).build();
   }
 }

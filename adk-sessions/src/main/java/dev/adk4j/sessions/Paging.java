@@ -12,7 +12,6 @@ import java.util.Base64;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
-import java.util.function.UnaryOperator;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -190,10 +189,9 @@ final class Paging {
 
   /**
    * A page of {@code events}, the whole history of a session (the event at index i has sequence
-   * number i + 1), each event of the page passed through {@code copy}.
+   * number i + 1); events are immutable and shared.
    */
-  static ListEventsResponse eventsPageOf(
-      List<Event> events, ListEventsRequest request, UnaryOperator<Event> copy) {
+  static ListEventsResponse eventsPageOf(List<Event> events, ListEventsRequest request) {
     long bound = eventBound(request);
     int size = events.size();
     int n = request.pageSize();
@@ -204,7 +202,7 @@ final class Paging {
       int from = (int) Math.min(size, bound); // seq > bound: index >= bound
       int to = Math.min(size, from + n);
       for (int i = from; i < to; i++) {
-        page.add(copy.apply(events.get(i)));
+        page.add(events.get(i));
       }
       more = to < size;
       lastSeq = to;
@@ -212,7 +210,7 @@ final class Paging {
       int before = (int) Math.max(0, Math.min(size, bound - 1)); // seq < bound: index < bound - 1
       int to = Math.max(0, before - n);
       for (int i = before - 1; i >= to; i--) {
-        page.add(copy.apply(events.get(i)));
+        page.add(events.get(i));
       }
       more = to > 0;
       lastSeq = to + 1L;

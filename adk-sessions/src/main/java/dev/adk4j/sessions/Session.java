@@ -12,7 +12,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
-import java.util.concurrent.CopyOnWriteArrayList;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -20,14 +19,15 @@ import org.jspecify.annotations.Nullable;
  * session keys, prefixes included), its events, when it was last updated and the storage revision
  * it was read at.
  *
- * <p>A {@code Session} is a copy: changing its {@link #state()} or {@link #events()} changes
- * nothing stored. To change state, append an event ({@code BaseSessionService.appendEvent(session,
- * event)}), which also brings this copy up to date, or write through a {@code CallbackContext} /
- * {@code ToolContext} during an invocation. A copy that falls behind storage (another append
- * happened since it was loaded) is refused by {@code appendEvent} with a {@link
- * StaleSessionException}.
+ * <p>A {@code Session} is a copy: changing its {@link #state()} changes nothing stored, and its
+ * {@link #events()} (immutable, like each event and the values in its delta) cannot be changed. To
+ * change state, append an event ({@code BaseSessionService.appendEvent(session, event)}), which
+ * also brings this copy up to date, or write through a {@code CallbackContext} / {@code
+ * ToolContext} during an invocation. A copy that falls behind storage (another append happened
+ * since it was loaded) is refused by {@code appendEvent} with a {@link StaleSessionException}.
  *
- * <p>Thread-safe: the state map is concurrent and the event list copy-on-write.
+ * <p>Thread-safe: the state map is concurrent and the events an append-only log whose snapshots are
+ * immutable.
  */
 @JsonDeserialize(builder = Session.Builder.class)
 public final class Session {
@@ -36,7 +36,7 @@ public final class Session {
   private final String appName;
   private final String userId;
   private final ConcurrentMap<String, Object> state;
-  private final List<Event> events;
+  private final EventLog events;
   private volatile Instant lastUpdateTime;
   private volatile long revision;
   private volatile @Nullable String leaseOwner;
@@ -52,7 +52,7 @@ public final class Session {
             state.put(k, v);
           }
         });
-    this.events = new CopyOnWriteArrayList<>(b.events);
+    this.events = EventLog.of(b.events.snapshot());
     this.lastUpdateTime = b.lastUpdateTime != null ? b.lastUpdateTime : Instant.EPOCH;
     this.revision = b.revision;
   }
@@ -86,10 +86,14 @@ public final class Session {
     return state;
   }
 
-  /** The events of this copy, oldest first. */
+  /**
+   * The events of this copy, oldest first, as they are now: an immutable list that later appends
+   * through this copy do not change (call again to see them). Taking it costs nothing; events are
+   * immutable and may be shared with the service and other copies.
+   */
   @JsonProperty("events")
   public List<Event> events() {
-    return events;
+    return events.snapshot();
   }
 
   /** The timestamp of the last appended event, or the creation time. */
@@ -119,13 +123,16 @@ public final class Session {
     this.leaseOwner = owner;
   }
 
-  /** A deep copy of this session (state values and events), at the same revision. */
+  /**
+   * A copy of this session at the same revision: its state values deep-copied, its (immutable)
+   * events shared.
+   */
   public Session copy() {
     Builder b =
         builder(id)
             .appName(appName)
             .userId(userId)
-            .events(events)
+            .events(events.snapshot())
             .lastUpdateTime(lastUpdateTime)
             .revision(revision);
     state.forEach((k, v) -> b.state.put(k, Json.copy(v)));
@@ -199,7 +206,7 @@ public final class Session {
     private @Nullable String appName;
     private @Nullable String userId;
     private final Map<String, Object> state = new ConcurrentHashMap<>();
-    private List<Event> events = List.of();
+    private EventLog events = EventLog.empty();
     private @Nullable Instant lastUpdateTime;
     private long revision;
 
@@ -238,9 +245,21 @@ public final class Session {
       return this;
     }
 
+    /**
+     * The events, replacing any given before: a list returned by {@link Session#events()} is shared
+     * (it is immutable), any other is copied.
+     */
     @JsonProperty("events")
     public Builder events(@Nullable List<Event> events) {
-      this.events = events == null ? List.of() : List.copyOf(events);
+      this.events = events == null ? EventLog.empty() : EventLog.of(events);
+      return this;
+    }
+
+    /** Adds {@code more} after the events given so far. */
+    public Builder addEvents(List<Event> more) {
+      for (Event e : more) {
+        events.add(java.util.Objects.requireNonNull(e, "event"));
+      }
       return this;
     }
 

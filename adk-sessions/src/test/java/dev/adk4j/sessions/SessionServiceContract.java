@@ -530,7 +530,11 @@ public abstract class SessionServiceContract {
     @SuppressWarnings("unchecked")
     Map<String, Object> loadedProfile = (Map<String, Object>) copy.state().get("profile");
     loadedProfile.put("name", "mutated nested");
-    copy.events().clear();
+    assertThatThrownBy(() -> copy.events().clear())
+        .isInstanceOf(UnsupportedOperationException.class);
+    Map<String, Object> storedDelta = copy.events().get(0).actions().stateDelta();
+    assertThatThrownBy(() -> storedDelta.put("e", 2))
+        .isInstanceOf(UnsupportedOperationException.class);
 
     Session fresh = get("alice", "s1");
     assertThat(fresh.state())
