@@ -50,7 +50,7 @@ import org.jspecify.annotations.Nullable;
  * Builder#timeout} passing), or an answer the client cannot read (a body that is not JSON, or JSON
  * of another shape) is signalled as the Flowable's error: an {@link LlmException} naming the model
  * and carrying the HTTP status code when there was one, with the google-genai exception as its
- * cause. Errors (not exceptions) pass through unchanged.
+ * cause. Other exceptions pass through unchanged.
  *
  * <p><b>Threading.</b> Thread-safe. {@link #generateContent} is lazy: nothing is sent until
  * subscription, and each subscription sends its own request. The HTTP call blocks the subscribing
@@ -181,9 +181,11 @@ public final class Gemini extends BaseLlm implements AutoCloseable {
                       + ")"),
           e);
     }
-    if (e instanceof RuntimeException && !(e instanceof LlmException)) {
-      // The client failed on the answer it received (JSON of another shape makes it throw
-      // ClassCastException or IllegalStateException): the call failed, as for an HTTP error.
+    if (e instanceof ClassCastException
+        || e instanceof IllegalStateException
+        || e instanceof NullPointerException) {
+      // How the client fails on JSON of another shape than a response (a string where it reads
+      // a list, a missing object): the call failed, as for an HTTP error.
       return malformed(modelName, e);
     }
     return e;
