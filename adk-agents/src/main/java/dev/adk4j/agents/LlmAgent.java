@@ -11,6 +11,7 @@ import com.google.genai.types.Schema;
 import dev.adk4j.events.Event;
 import dev.adk4j.events.EventActions;
 import dev.adk4j.models.BaseLlm;
+import dev.adk4j.models.LlmException;
 import dev.adk4j.models.LlmRegistry;
 import dev.adk4j.models.LlmRequest;
 import dev.adk4j.models.LlmResponse;
@@ -68,6 +69,28 @@ public final class LlmAgent extends BaseAgent {
     /** None of the earlier invocations: only the current invocation's events. */
     NONE
   }
+
+  /**
+   * Where model calls run: a pool that never hands a thread to another task while the thread is
+   * still busy. (An abandoned call, cancelled or timed out, may stay blocked in I/O that ignores
+   * interrupts; {@code Schedulers.io()} would return such a thread to its cache at once and queue
+   * the next task behind the blocked one.) Daemon threads, idle ones end after 60 s.
+   */
+  private static final io.reactivex.rxjava3.core.Scheduler MODEL_CALLS =
+      Schedulers.from(
+          java.util.concurrent.Executors.newCachedThreadPool(
+              new java.util.concurrent.ThreadFactory() {
+                private final java.util.concurrent.atomic.AtomicInteger n =
+                    new java.util.concurrent.atomic.AtomicInteger();
+
+                @Override
+                public Thread newThread(Runnable r) {
+                  Thread t = new Thread(r, "adk4j-model-call-" + n.incrementAndGet());
+                  t.setDaemon(true);
+                  return t;
+                }
+              }),
+          true);
 
   /** The name of the built-in tool that transfers control to another agent. */
   public static final String TRANSFER_TO_AGENT = "transfer_to_agent";
@@ -252,11 +275,14 @@ public final class LlmAgent extends BaseAgent {
         ctx.incrementLlmCallsCount();
         boolean stream = ctx.runConfig().streamingMode() == RunConfig.StreamingMode.SSE;
         BaseLlm llm = resolvedModel();
-        // The model's flow runs on an I/O thread, so a model that produces its responses while
-        // being subscribed to (a blocking HTTP read) still hands each streamed piece over as it
-        // arrives; this thread emits it at once.
+        // The model's flow runs on a thread of its own, so a model that produces its responses
+        // while being subscribed to (a blocking HTTP read) still hands each streamed piece over
+        // as it arrives; this thread emits it at once.
         Flows.forEach(
-            llm.generateContent(request, stream).subscribeOn(Schedulers.io()),
+            withTimeout(
+                llm.generateContent(request, stream).subscribeOn(MODEL_CALLS),
+                llm,
+                ctx.runConfig().llmCallTimeout()),
             r -> {
               if (r.partial().orElse(false)) {
                 emitStored(newEvent(ctx).content(r.content().orElse(null)).partial(true).build());
@@ -327,6 +353,10 @@ public final class LlmAgent extends BaseAgent {
                           .build())
                   .build());
           actions = actions.merge(tc.actions());
+        }
+        if (actions.transferToAgent().isPresent()) {
+          // A tool's own transferToAgent naming no agent fails the step before it is stored.
+          findTransferTarget(actions.transferToAgent().get());
         }
         Event response =
             newEvent(ctx)
@@ -444,6 +474,37 @@ public final class LlmAgent extends BaseAgent {
   }
 
   /**
+   * {@code responses} failing with an {@link LlmException} when the model produces no response for
+   * {@code timeout} (before the first one, or between two); zero means no limit. The model's flow
+   * is cancelled then: a thread blocked in it stays blocked until its own I/O times out or returns,
+   * but the invocation goes on without it.
+   */
+  private Flowable<LlmResponse> withTimeout(
+      Flowable<LlmResponse> responses, BaseLlm llm, java.time.Duration timeout) {
+    if (timeout.isZero()) {
+      return responses;
+    }
+    long millis = Math.max(1, timeout.toMillis());
+    return responses.timeout(
+        millis,
+        java.util.concurrent.TimeUnit.MILLISECONDS,
+        Flowable.defer(
+            () ->
+                Flowable.error(
+                    new LlmException(
+                        llm.model(),
+                        0,
+                        "Model '"
+                            + llm.model()
+                            + "' of agent '"
+                            + name()
+                            + "' gave no response within "
+                            + millis
+                            + " ms (RunConfig.llmCallTimeout); the call was abandoned",
+                        new java.util.concurrent.TimeoutException()))));
+  }
+
+  /**
    * Replaces the stored keys of the invocation's live state (everything but {@code temp:}) with
    * their values in storage, so that a retried step reads what other writers stored meanwhile.
    */
@@ -539,7 +600,7 @@ public final class LlmAgent extends BaseAgent {
       }
     }
     if (TRANSFER_TO_AGENT.equals(toolName) && !transferTargets().isEmpty()) {
-      return TransferTool.INSTANCE;
+      return new TransferTool();
     }
     return null;
   }
@@ -565,17 +626,32 @@ public final class LlmAgent extends BaseAgent {
   }
 
   private BaseAgent findTransferTarget(String agentName) {
+    BaseAgent target = transferTarget(agentName);
+    if (target == null) {
+      throw new IllegalArgumentException(unknownTransferTarget(agentName));
+    }
+    return target;
+  }
+
+  /** The agent named {@code agentName}: a transfer target, else any agent of the tree; or null. */
+  private @Nullable BaseAgent transferTarget(String agentName) {
     for (BaseAgent a : transferTargets()) {
       if (a.name().equals(agentName)) {
         return a;
       }
     }
-    return rootAgent()
-        .findAgent(agentName)
-        .orElseThrow(
-            () ->
-                new IllegalArgumentException(
-                    "Agent '" + name() + "' cannot transfer to unknown agent '" + agentName + "'"));
+    return rootAgent().findAgent(agentName).orElse(null);
+  }
+
+  private String unknownTransferTarget(String agentName) {
+    List<String> names = new ArrayList<>();
+    transferTargets().forEach(a -> names.add(a.name()));
+    return "Agent '"
+        + name()
+        + "' cannot transfer to unknown agent '"
+        + agentName
+        + "'; it can transfer to: "
+        + String.join(", ", names);
   }
 
   private static String transferInstruction(List<BaseAgent> targets) {
@@ -612,9 +688,12 @@ public final class LlmAgent extends BaseAgent {
         .build();
   }
 
-  /** The built-in transfer tool: records the target in the call's actions. */
-  private static final class TransferTool extends BaseTool {
-    static final TransferTool INSTANCE = new TransferTool();
+  /**
+   * The built-in transfer tool of this agent: records the target in the call's actions. An agent
+   * name that is not in the agent tree gets an error response naming it (and no transfer), so the
+   * model can pick a valid one; the stored history never claims a transfer that did not happen.
+   */
+  private final class TransferTool extends BaseTool {
 
     private TransferTool() {
       super(TRANSFER_TO_AGENT, "Transfers the conversation to the named agent.");
@@ -630,6 +709,11 @@ public final class LlmAgent extends BaseAgent {
       Object target = args.get("agent_name");
       if (!(target instanceof String) || ((String) target).isEmpty()) {
         return Single.just(Map.of("error", "transfer_to_agent needs a string agent_name"));
+      }
+      if (transferTarget((String) target) == null) {
+        String error = unknownTransferTarget((String) target);
+        log.warn("{}", error);
+        return Single.just(Map.of("error", error));
       }
       context.transferToAgent((String) target);
       return Single.just(Map.of("transferred_to", target));

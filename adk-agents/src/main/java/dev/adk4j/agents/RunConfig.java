@@ -2,8 +2,9 @@ package dev.adk4j.agents;
 
 /**
  * How an invocation runs. Immutable; {@link #builder()} gives the defaults: no streaming, at most
- * 500 model calls, no automatic session creation, no retry of tool calls on a state conflict, and a
- * wait of at most 2 minutes for a session that another invocation is running.
+ * 500 model calls, no automatic session creation, no retry of tool calls on a state conflict, a
+ * wait of at most 2 minutes for a session that another invocation is running, and at most 5 minutes
+ * for each response of a model call.
  */
 public final class RunConfig {
 
@@ -20,6 +21,7 @@ public final class RunConfig {
   private final boolean autoCreateSession;
   private final int stateConflictRetries;
   private final java.time.Duration maxSessionWait;
+  private final java.time.Duration llmCallTimeout;
 
   private RunConfig(Builder b) {
     this.streamingMode = b.streamingMode;
@@ -27,6 +29,7 @@ public final class RunConfig {
     this.autoCreateSession = b.autoCreateSession;
     this.stateConflictRetries = b.stateConflictRetries;
     this.maxSessionWait = b.maxSessionWait;
+    this.llmCallTimeout = b.llmCallTimeout;
   }
 
   public static Builder builder() {
@@ -39,7 +42,8 @@ public final class RunConfig {
         .maxLlmCalls(maxLlmCalls)
         .autoCreateSession(autoCreateSession)
         .stateConflictRetries(stateConflictRetries)
-        .maxSessionWait(maxSessionWait);
+        .maxSessionWait(maxSessionWait)
+        .llmCallTimeout(llmCallTimeout);
   }
 
   public StreamingMode streamingMode() {
@@ -75,6 +79,16 @@ public final class RunConfig {
     return maxSessionWait;
   }
 
+  /**
+   * How long a model call may go without producing a response: the wait for its first response and,
+   * when streaming, between two responses. When it passes, the call is abandoned (its subscription
+   * cancelled) and the invocation ends with an {@code LlmException} saying so, as for any other
+   * model failure. {@link java.time.Duration#ZERO} waits for ever. Default 5 minutes.
+   */
+  public java.time.Duration llmCallTimeout() {
+    return llmCallTimeout;
+  }
+
   @Override
   public String toString() {
     return "RunConfig{streamingMode="
@@ -87,6 +101,8 @@ public final class RunConfig {
         + stateConflictRetries
         + ", maxSessionWait="
         + maxSessionWait
+        + ", llmCallTimeout="
+        + llmCallTimeout
         + "}";
   }
 
@@ -97,8 +113,24 @@ public final class RunConfig {
     private boolean autoCreateSession;
     private int stateConflictRetries;
     private java.time.Duration maxSessionWait = java.time.Duration.ofMinutes(2);
+    private java.time.Duration llmCallTimeout = java.time.Duration.ofMinutes(5);
 
     private Builder() {}
+
+    /**
+     * See {@link RunConfig#llmCallTimeout()}. Default 5 minutes; {@link java.time.Duration#ZERO}
+     * waits for ever.
+     *
+     * @throws IllegalArgumentException if {@code timeout} is negative
+     */
+    public Builder llmCallTimeout(java.time.Duration timeout) {
+      java.util.Objects.requireNonNull(timeout, "llmCallTimeout");
+      if (timeout.isNegative()) {
+        throw new IllegalArgumentException("llmCallTimeout must not be negative, got " + timeout);
+      }
+      this.llmCallTimeout = timeout;
+      return this;
+    }
 
     /** See {@link RunConfig#stateConflictRetries()}. Default 0. */
     public Builder stateConflictRetries(int retries) {

@@ -67,10 +67,11 @@ import org.slf4j.LoggerFactory;
  * </ul>
  *
  * <p>The model sees every failure as an error response, never as a failed invocation: a missing
- * required argument, an argument of the wrong type, an exception thrown by the method (or an error
- * of its returned {@code Single}), or a result that is not JSON gives {@code {"error": "<message
- * naming the tool and the argument or exception>"}}, logged at WARN. The returned {@link Single}
- * only fails on fatal JVM errors.
+ * required argument, an argument of the wrong type (the method is then not called), an exception
+ * thrown by the method (or an error of its returned {@code Single}), or a result that is not JSON
+ * gives {@code {"error": "<message naming the tool and the argument or exception>"}}, logged at
+ * WARN; the state writes the failed call made through its {@link ToolContext} are discarded. The
+ * returned {@link Single} only fails on fatal JVM errors.
  *
  * <p>Immutable and thread-safe if the method is. The method runs on the thread that subscribes.
  */
@@ -321,7 +322,15 @@ public final class FunctionTool extends BaseTool {
               }
               return await(result).map(this::toResponse);
             })
-        .onErrorReturn(this::failureResponse);
+        .onErrorReturn(
+            error -> {
+              // Like a tool that throws to its agent: the failed call's state writes are dropped,
+              // so only its error response is stored.
+              if (context != null) {
+                context.state().discard();
+              }
+              return failureResponse(error);
+            });
   }
 
   // ---- arguments ----

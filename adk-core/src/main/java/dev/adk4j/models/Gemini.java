@@ -47,9 +47,11 @@ import org.jspecify.annotations.Nullable;
  * <p><b>Errors.</b> A model that answers without content (a blocked prompt, a safety or other
  * abnormal stop with no content) yields an {@link LlmResponse} with {@link LlmResponse#errorCode()}
  * (the block or finish reason, such as {@code SAFETY}, or {@code UNKNOWN_ERROR}) and {@link
- * LlmResponse#errorMessage()}. An HTTP error from the API or a failure to reach it is signalled as
- * the Flowable's error: an {@link LlmException} naming the model and carrying the HTTP status code,
- * with the google-genai exception as its cause. Other exceptions pass through unchanged.
+ * LlmResponse#errorMessage()}. An HTTP error from the API, a failure to reach it (or {@link
+ * Builder#timeout} passing), or an answer the client cannot read (a body that is not JSON, or JSON
+ * of another shape) is signalled as the Flowable's error: an {@link LlmException} naming the model
+ * and carrying the HTTP status code when there was one, with the google-genai exception as its
+ * cause. Other exceptions pass through unchanged.
  *
  * <p><b>Threading.</b> Thread-safe. {@link #generateContent} is lazy: nothing is sent until
  * subscription, and each subscription sends its own request. The HTTP call blocks the subscribing
@@ -164,14 +166,53 @@ public final class Gemini extends BaseLlm implements AutoCloseable {
               + api.message(),
           e);
     }
+    if (e instanceof GenAiIOException
+        && e.getCause() instanceof com.fasterxml.jackson.core.JsonProcessingException) {
+      return malformed(modelName, e);
+    }
     if (e instanceof GenAiIOException) {
       return new LlmException(
           modelName,
           0,
-          "Gemini model '" + modelName + "' could not be reached: " + e.getMessage(),
+          "Gemini model '"
+              + modelName
+              + "' could not be reached: "
+              + e.getMessage()
+              + (e.getCause() == null
+                  ? ""
+                  : " ("
+                      + e.getCause().getClass().getSimpleName()
+                      + ": "
+                      + e.getCause().getMessage()
+                      + ")"),
           e);
     }
+    if (e instanceof ClassCastException
+        || e instanceof IllegalStateException
+        || e instanceof NullPointerException) {
+      // How the client fails on JSON of another shape than a response (a string where it reads
+      // a list, a missing object): the call failed, as for an HTTP error.
+      return malformed(modelName, e);
+    }
     return e;
+  }
+
+  private static LlmException malformed(String modelName, Throwable e) {
+    Throwable detail = e.getCause() != null ? e.getCause() : e;
+    String what =
+        detail.getMessage() == null
+            ? ""
+            : ": " + detail.getMessage().lines().findFirst().orElse("");
+    return new LlmException(
+        modelName,
+        0,
+        "Gemini model '"
+            + modelName
+            + "' answered a malformed response that could not be read ("
+            + detail.getClass().getSimpleName()
+            + what
+            + ")",
+        e);
   }
 
   /** The non-streamed response: the first candidate's content as received. */
@@ -340,6 +381,7 @@ public final class Gemini extends BaseLlm implements AutoCloseable {
     private @Nullable String apiKey;
     private @Nullable String baseUrl;
     private @Nullable Integer retryAttempts;
+    private java.time.@Nullable Duration timeout;
     private @Nullable Client client;
     private Function<String, @Nullable String> environment = System::getenv;
 
@@ -390,9 +432,29 @@ public final class Gemini extends BaseLlm implements AutoCloseable {
     }
 
     /**
+     * The longest an HTTP request to the API may take, whole (a streamed answer included); past it
+     * the request is cancelled and the call fails with an {@link LlmException}. Default: no limit
+     * (the google-genai client's). {@code RunConfig.llmCallTimeout} bounds how long an invocation
+     * waits for a model whatever its client; this setting also frees the thread that waits on the
+     * connection.
+     *
+     * @throws IllegalArgumentException if {@code timeout} is not positive or over {@code
+     *     Integer.MAX_VALUE} milliseconds
+     */
+    public Builder timeout(java.time.Duration timeout) {
+      Objects.requireNonNull(timeout, "timeout");
+      if (timeout.isNegative() || timeout.isZero() || timeout.toMillis() > Integer.MAX_VALUE) {
+        throw new IllegalArgumentException(
+            "timeout must be between 1 ms and " + Integer.MAX_VALUE + " ms, was " + timeout);
+      }
+      this.timeout = timeout;
+      return this;
+    }
+
+    /**
      * A ready client (for Vertex AI, custom credentials or HTTP settings). It stays the caller's:
      * {@link Gemini#close()} does not close it. Cannot be combined with {@link #apiKey}, {@link
-     * #baseUrl} or {@link #retryAttempts}.
+     * #baseUrl}, {@link #retryAttempts} or {@link #timeout}.
      */
     public Builder client(Client client) {
       this.client = Objects.requireNonNull(client, "client");
@@ -412,7 +474,7 @@ public final class Gemini extends BaseLlm implements AutoCloseable {
      * Builds the model, creating its {@link Client} unless one was given.
      *
      * @throws IllegalStateException if no model name was set; if a client was combined with an API
-     *     key, base URL or retry attempts; or if no API key was given and neither {@value
+     *     key, base URL, retry attempts or timeout; or if no API key was given and neither {@value
      *     #GOOGLE_API_KEY} nor {@value #GEMINI_API_KEY} is set
      */
     public Gemini build() {
@@ -420,12 +482,12 @@ public final class Gemini extends BaseLlm implements AutoCloseable {
         throw new IllegalStateException("Gemini.builder(): modelName is required");
       }
       if (client != null) {
-        if (apiKey != null || baseUrl != null || retryAttempts != null) {
+        if (apiKey != null || baseUrl != null || retryAttempts != null || timeout != null) {
           throw new IllegalStateException(
               "Gemini '"
                   + modelName
-                  + "': client(...) cannot be combined with apiKey, baseUrl or retryAttempts;"
-                  + " configure them on the Client");
+                  + "': client(...) cannot be combined with apiKey, baseUrl, retryAttempts or"
+                  + " timeout; configure them on the Client");
         }
         return new Gemini(modelName, client, false);
       }
@@ -441,10 +503,13 @@ public final class Gemini extends BaseLlm implements AutoCloseable {
       }
       String url = firstNonBlank(baseUrl, env(GOOGLE_GEMINI_BASE_URL));
       Client.Builder clientBuilder = Client.builder().apiKey(key).vertexAI(false);
-      if (url != null || retryAttempts != null) {
+      if (url != null || retryAttempts != null || timeout != null) {
         HttpOptions.Builder http = HttpOptions.builder();
         if (url != null) {
           http.baseUrl(url);
+        }
+        if (timeout != null) {
+          http.timeout((int) timeout.toMillis());
         }
         if (retryAttempts != null) {
           HttpRetryOptions.Builder retry = HttpRetryOptions.builder().attempts(retryAttempts);

@@ -114,8 +114,15 @@ public class Runner {
     this.appName = Objects.requireNonNull(appName, "appName");
     this.artifactService = artifactService;
     this.sessionService = Objects.requireNonNull(sessionService, "sessionService");
-    if (appName.isEmpty()) {
-      throw new IllegalArgumentException("appName must not be empty");
+    requireId(appName, "appName");
+  }
+
+  /** The session services' rule for ids: not null, not empty, not whitespace only. */
+  private static void requireId(String id, String name) {
+    Objects.requireNonNull(id, name + " must not be null");
+    if (id.isBlank()) {
+      throw new IllegalArgumentException(
+          name + " must not be " + (id.isEmpty() ? "empty" : "blank, got '" + id + "'"));
     }
   }
 
@@ -159,6 +166,8 @@ public class Runner {
    *     {@link RunConfig#autoCreateSession()} is off
    * @throws SessionBusyException (through the Flowable) if another invocation kept the session for
    *     longer than {@link RunConfig#maxSessionWait()}
+   * @throws NullPointerException if {@code userId}, {@code sessionId} or {@code runConfig} is null
+   * @throws IllegalArgumentException if {@code userId} or {@code sessionId} is empty or blank
    */
   public Flowable<Event> runAsync(
       String userId,
@@ -166,8 +175,8 @@ public class Runner {
       @Nullable Content newMessage,
       RunConfig runConfig,
       @Nullable Map<String, Object> stateDelta) {
-    Objects.requireNonNull(userId, "userId");
-    Objects.requireNonNull(sessionId, "sessionId");
+    requireId(userId, "userId");
+    requireId(sessionId, "sessionId");
     Objects.requireNonNull(runConfig, "runConfig");
     Flowable<Event> work =
         Flowable.<Event>create(

@@ -104,6 +104,22 @@ final class Appends {
         });
   }
 
+  /**
+   * The error of an append whose event id is already stored in the session (the same event appended
+   * twice, or another with a reused id): refused by every service, nothing stored.
+   *
+   * @param where the session, as {@link Session#describe()}
+   */
+  static IllegalArgumentException duplicateEvent(String eventId, String where) {
+    return new IllegalArgumentException(
+        "Event '"
+            + eventId
+            + "' is already stored in "
+            + where
+            + "; an event id is appended once per session (give a new event a new id);"
+            + " nothing was stored");
+  }
+
   /** Creates a session for a service, given the checked ids and the split initial state. */
   @FunctionalInterface
   interface Creation {
@@ -258,10 +274,20 @@ final class Appends {
     return out;
   }
 
-  private static String requireText(@Nullable String value, String name) {
+  /**
+   * Checks an id: null is a {@link NullPointerException}, an empty id or one of whitespace only an
+   * {@link IllegalArgumentException}, each naming the id. Such an id could not be told apart in
+   * logs and messages, and no service stores it. Other ids are kept exactly as given (surrounding
+   * whitespace included).
+   */
+  static String requireText(@Nullable String value, String name) {
     Objects.requireNonNull(value, name + " must not be null");
     if (value.isEmpty()) {
       throw new IllegalArgumentException(name + " must not be empty");
+    }
+    if (value.isBlank()) {
+      throw new IllegalArgumentException(
+          name + " must not be blank, got '" + value + "' (whitespace only)");
     }
     return value;
   }

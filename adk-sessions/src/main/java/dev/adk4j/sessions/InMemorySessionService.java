@@ -71,6 +71,9 @@ public final class InMemorySessionService implements BaseSessionService {
     /** Immutable events (their delta values frozen), shared with every copy read. */
     final EventLog events = EventLog.empty();
 
+    /** The ids of {@link #events}: an id is stored once per session. */
+    final java.util.Set<String> eventIds = new java.util.HashSet<>();
+
     Instant lastUpdateTime;
     long revision;
 
@@ -272,6 +275,10 @@ public final class InMemorySessionService implements BaseSessionService {
             null,
             "an append from outside the invocation that holds the session's lease was refused");
       }
+      String eventId = prepared.stored().id();
+      if (stored.eventIds.contains(eventId)) {
+        throw Appends.duplicateEvent(eventId, session.describe());
+      }
       AppData app = apps.get(session.appName());
       UserData user = app.users.get(session.userId());
       Map<String, Object> resolved = Map.of();
@@ -309,6 +316,7 @@ public final class InMemorySessionService implements BaseSessionService {
       apply(stored.state, prepared.split().session(), resolved);
       resolved.forEach((key, value) -> scopeOf(key, app, user, stored).put(key, value));
       stored.events.add(Appends.withResolved(prepared.stored(), resolved));
+      stored.eventIds.add(eventId);
       user.byUpdate.remove(new Paging.SessionCursor(stored.lastUpdateTime, session.id()));
       stored.lastUpdateTime = Instant.ofEpochMilli(prepared.timestamp());
       user.byUpdate.add(new Paging.SessionCursor(stored.lastUpdateTime, session.id()));

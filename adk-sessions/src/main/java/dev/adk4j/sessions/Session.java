@@ -9,7 +9,6 @@ import dev.adk4j.state.Json;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import org.jspecify.annotations.Nullable;
@@ -192,11 +191,7 @@ public final class Session {
   }
 
   private static String requireText(@Nullable String value, String name) {
-    Objects.requireNonNull(value, name);
-    if (value.isEmpty()) {
-      throw new IllegalArgumentException(name + " must not be empty");
-    }
-    return value;
+    return Appends.requireText(value, name);
   }
 
   /** Builds a {@link Session}. Not thread-safe. */

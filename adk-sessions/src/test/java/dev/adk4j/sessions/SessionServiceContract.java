@@ -279,6 +279,66 @@ public abstract class SessionServiceContract {
     assertThat(get("alice", "s2").events()).isEmpty();
   }
 
+  @Test
+  void blankIds_areRefusedNamingTheId_andNothingIsStored() {
+    create("alice", "s1", map("k", 1));
+    for (String blank : List.of(" ", "\t", " \n ")) {
+      assertThatThrownBy(() -> service.createSession(APP, "alice", null, blank).blockingGet())
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("sessionId");
+      assertThatThrownBy(() -> service.createSession(APP, blank, null, "s2").blockingGet())
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("userId");
+      assertThatThrownBy(() -> service.createSession(blank, "alice", null, "s2").blockingGet())
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("appName");
+      assertThatThrownBy(() -> service.getSession(APP, "alice", blank).blockingGet())
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("sessionId");
+      assertThatThrownBy(() -> service.deleteSession(APP, blank, "s1").blockingAwait())
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("userId");
+      assertThatThrownBy(() -> service.listSessions(blank, "alice").blockingGet())
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("appName");
+      assertThatThrownBy(() -> service.listEvents(APP, "alice", blank).blockingGet())
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("sessionId");
+    }
+    assertThat(service.listSessions(APP, "alice").blockingGet().sessions())
+        .extracting(Session::id)
+        .containsExactly("s1");
+  }
+
+  @Test
+  void eventIdAppendedTwice_isRefusedNamingItAndTheSession_andNothingIsStored() {
+    Session s = create("alice", "s1", map());
+    Event first = event(map("k", 1));
+    service.appendEvent(s, first).blockingGet();
+    Event again = event(map("k", 2, "user:u", 1)).toBuilder().id(first.id()).build();
+
+    assertThatThrownBy(() -> service.appendEvent(s, first).blockingGet())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining(first.id())
+        .hasMessageContaining("s1")
+        .hasMessageContaining("alice")
+        .hasMessageContaining(APP);
+    assertThatThrownBy(() -> service.appendEvent(s, again).blockingGet())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining(first.id());
+
+    Session reloaded = get("alice", "s1");
+    assertThat(reloaded.events()).extracting(Event::id).containsExactly(first.id());
+    assertThat(reloaded.state()).containsEntry("k", 1).doesNotContainKey("user:u");
+    assertThat(reloaded.revision()).isEqualTo(1);
+    assertThat(s.revision()).isEqualTo(1); // the copy is still current
+    append(s, map("k", 3));
+    // Another session may hold the same id.
+    Session other = create("alice", "s2", map());
+    service.appendEvent(other, first).blockingGet();
+    assertThat(get("alice", "s2").events()).extracting(Event::id).containsExactly(first.id());
+  }
+
   // ---- event selection ----
 
   private Session sessionWithEventsAtSeconds1To5() {

@@ -529,8 +529,9 @@ public final class JdbcSessionStore implements AutoCloseable {
    * @throws StaleSessionException if the session is not at {@code expectedRevision}
    * @throws SessionBusyException if another owner holds the session's lease
    * @throws StateConflictException if an expected key holds another value
-   * @throws IllegalArgumentException if an incremented key holds no integer (sizes are checked by
-   *     the caller, against {@code SessionLimits})
+   * @throws IllegalArgumentException if the session already holds an event with {@code stored}'s
+   *     id, or an incremented key holds no integer (sizes are checked by the caller, against {@code
+   *     SessionLimits})
    */
   public AppendResult append(
       String app,
@@ -569,6 +570,17 @@ public final class JdbcSessionStore implements AutoCloseable {
               }
               pk = rs.getLong(1);
               revision = rs.getLong(2);
+            }
+          }
+          // After the revision bump, which orders appends to the session: no concurrent append
+          // can store the same id between this check and the insert.
+          try (PreparedStatement ps = c.prepareStatement(sql.selectEventId)) {
+            ps.setLong(1, pk);
+            ps.setString(2, stored.id());
+            try (ResultSet rs = ps.executeQuery()) {
+              if (rs.next()) {
+                throw duplicateEvent(stored.id(), context);
+              }
             }
           }
           Map<String, Object> resolved = new HashMap<>();
@@ -1977,6 +1989,17 @@ public final class JdbcSessionStore implements AutoCloseable {
 
   // ---------------------------------------------------------------------------------------------
   // Helpers
+
+  /** The same error as the in-memory service's for an event id stored twice. */
+  private static IllegalArgumentException duplicateEvent(String eventId, String context) {
+    return new IllegalArgumentException(
+        "Event '"
+            + eventId
+            + "' is already stored in "
+            + context
+            + "; an event id is appended once per session (give a new event a new id);"
+            + " nothing was stored");
+  }
 
   private static String describe(String app, String user, String id) {
     return "session '" + id + "' of user '" + user + "' in app '" + app + "'";

@@ -79,6 +79,10 @@ final class SqlText {
 
   final String insertEvent;
 
+  /** Whether a session holds an event id (session pk, event id): index adk_events_by_id (V4). */
+  final String selectEventId =
+      "SELECT 1 FROM adk_events WHERE session_pk = ? AND event_id = ? LIMIT 1";
+
   final String selectEvents = "SELECT seq, event FROM adk_events WHERE session_pk = ? ORDER BY seq";
 
   final String selectEventsAfter =
