@@ -88,9 +88,11 @@ unset ADK_CAPTURE_MESSAGE_CONTENT_IN_SPANS
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)" >> "$OUT/machine.txt"
 echo "finished: $(date -u '+%Y-%m-%d %H:%M:%S UTC')" >> "$OUT/machine.txt"
 
+load_range="1-min load average $(awk '{print $2}' "$OUT/load.log" | sort -n | sed -n '1p;$p' | paste -sd- -) during the run"
 java -cp "$JAR" dev.adk4j.benchmarks.compare.CompareReport \
   --png "$PNG" --md "$OUT/table.md" \
   --title "adk4j vs Google ADK for Java 1.8.0, in-memory ($(date -u +%F))" \
+  --note "commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown), $load_range" \
   "$OUT"/steady.json "$OUT"/turns.json "$OUT"/append-at.json "$OUT"/turn-history.json
 java -cp "$JAR" dev.adk4j.benchmarks.compare.CompareReport --md "$OUT/table-nocapture.md" \
   --theirs-label "adk-java, no span content" \
@@ -99,4 +101,4 @@ java -cp "$JAR" dev.adk4j.benchmarks.compare.CompareReport --md "$OUT/table-noca
 
 elapsed=$(( $(date +%s) - started ))
 echo "duration: $((elapsed / 60)) min $((elapsed % 60)) s" | tee -a "$OUT/machine.txt"
-echo "load samples: $OUT/load.log (max 1-min load $(awk '{print $2}' "$OUT/load.log" | sort -n | tail -1))"
+echo "load samples: $OUT/load.log ($load_range)"

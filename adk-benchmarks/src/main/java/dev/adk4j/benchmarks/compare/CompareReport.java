@@ -87,6 +87,7 @@ public final class CompareReport {
     Path md = null;
     String title = "adk4j vs Google ADK for Java";
     String theirsLabel = "adk-java";
+    String note = "";
     List<Path> inputs = new ArrayList<>();
     List<Path> theirs = new ArrayList<>();
     for (int i = 0; i < args.length; i++) {
@@ -103,6 +104,9 @@ public final class CompareReport {
         case "--theirs":
           theirs.add(Path.of(args[++i]));
           break;
+        case "--note":
+          note = args[++i];
+          break;
         case "--theirs-label":
           theirsLabel = args[++i];
           break;
@@ -112,7 +116,7 @@ public final class CompareReport {
     }
     if (inputs.isEmpty() || (png == null && md == null)) {
       System.err.println(
-          "usage: CompareReport [--png out.png] [--md out.md] [--title text]"
+          "usage: CompareReport [--png out.png] [--md out.md] [--title text] [--note text]"
               + " [--theirs variant.json]... [--theirs-label text] results.json...");
       System.exit(2);
     }
@@ -161,7 +165,8 @@ public final class CompareReport {
             + " "
             + System.getProperty("os.arch")
             + ", "
-            + jvm;
+            + jvm
+            + (note.isEmpty() ? "" : "; " + note);
     String markdown = table(complete, theirsLabel);
     if (md != null) {
       Files.writeString(md, markdown, StandardCharsets.UTF_8);
