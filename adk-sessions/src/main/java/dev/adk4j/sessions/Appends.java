@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
+import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -146,7 +147,7 @@ final class Appends {
           checkIds(appName, userId);
           String id = sessionIdOrNew(sessionId);
           Scope.Split initial = initialState(appName, userId, id, state);
-          String where = SessionException.describe(appName, userId, id);
+          Supplier<String> where = () -> SessionException.describe(appName, userId, id);
           limits.checkValues(initial.app(), where);
           limits.checkValues(initial.user(), where);
           limits.checkValues(initial.session(), where);
@@ -217,18 +218,38 @@ final class Appends {
                 increments.put(key, amount);
               }
             });
+    // An event whose delta is already what is stored (no temp: keys, no conditions, values
+    // immutable scalars or frozen, so the same instances) is stored as it is.
     Event stored =
-        event.toBuilder()
-            .actions(
-                actions.toBuilder()
-                    .stateDelta(kept)
-                    .expectedState(Map.of())
-                    .stateIncrements(Map.of())
-                    .build())
-            .build();
-    limits.checkValues(kept, session.describe());
-    limits.checkEvent(stored, session.describe());
+        actions.expectedState().isEmpty()
+                && actions.stateIncrements().isEmpty()
+                && sameEntries(kept, delta)
+            ? event
+            : event.toBuilder()
+                .actions(
+                    actions.toBuilder()
+                        .stateDelta(kept)
+                        .expectedState(Map.of())
+                        .stateIncrements(Map.of())
+                        .build())
+                .build();
+    limits.checkValues(kept, session::describe);
+    limits.checkEvent(stored, session::describe);
     return new Prepared(stored, full, Scope.split(kept), expected, increments, event.timestamp());
+  }
+
+  /** Whether the two maps hold the same keys with the very same value instances. */
+  private static boolean sameEntries(
+      Map<String, @Nullable Object> a, Map<String, @Nullable Object> b) {
+    if (a.size() != b.size()) {
+      return false;
+    }
+    for (Map.Entry<String, @Nullable Object> e : b.entrySet()) {
+      if (a.get(e.getKey()) != e.getValue() || !a.containsKey(e.getKey())) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /**

@@ -70,11 +70,22 @@ final class JsonSizes {
     return written(v);
   }
 
-  /** The size of a string as a JSON string in UTF-8: exact, a lone surrogate counted as 3. */
+  /**
+   * An upper bound of a string's size as a JSON string in UTF-8: {@code 6} bytes a character (the
+   * longest escape) unless the string is long enough for that to matter, then exact.
+   */
   static long stringAtMost(@Nullable String s) {
     if (s == null) {
       return 4;
     }
+    return s.length() <= SHORT ? 6L * s.length() + 2 : stringSize(s);
+  }
+
+  /** Strings up to this length are bounded at 6 bytes a character without being scanned. */
+  private static final int SHORT = 256;
+
+  /** The size of a string as a JSON string in UTF-8: exact, a lone surrogate counted as 3. */
+  static long stringSize(String s) {
     long n = 2;
     for (int i = 0; i < s.length(); i++) {
       char c = s.charAt(i);

@@ -3,6 +3,7 @@ package dev.adk4j.sessions;
 import dev.adk4j.events.Event;
 import dev.adk4j.state.Json;
 import java.util.Map;
+import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -68,9 +69,9 @@ public final class SessionLimits {
   /**
    * Refuses a normalized value over {@link #maxValueBytes()}.
    *
-   * @param where the session, as {@link SessionException#describe}
+   * @param where the session, as {@link SessionException#describe}; built only for an error
    */
-  void checkValues(Map<String, @Nullable Object> values, String where) {
+  void checkValues(Map<String, @Nullable Object> values, Supplier<String> where) {
     for (Map.Entry<String, @Nullable Object> e : values.entrySet()) {
       Object value = e.getValue();
       if (value != null && JsonSizes.valueAtMost(value) > maxValueBytes) {
@@ -85,20 +86,21 @@ public final class SessionLimits {
   }
 
   /** Refuses an event, as it will be stored, over {@link #maxEventBytes()}. */
-  void checkEvent(Event stored, String where) {
+  void checkEvent(Event stored, Supplier<String> where) {
     if (JsonSizes.eventAtMost(stored) > maxEventBytes) {
       check(stored, maxEventBytes, "maxEventBytes", "Event '" + stored.id() + "'", where);
     }
   }
 
   /** Writes {@code value} to measure it, and refuses it if it is over {@code limit}. */
-  private static void check(Object value, int limit, String setting, String what, String where) {
+  private static void check(
+      Object value, int limit, String setting, String what, Supplier<String> where) {
     long bytes = JsonSizes.utf8Length(Json.toJson(value));
     if (bytes > limit) {
       throw new IllegalArgumentException(
           what
               + " of "
-              + where
+              + where.get()
               + " is "
               + bytes
               + " bytes as JSON, over the limit of "

@@ -37,17 +37,29 @@ class JsonSizesTest {
     nested.put("list", List.of(1, -2147483648, 9_007_199_254_740_993L, 1.0e-300, -0.0, true));
     nested.put("big", new BigInteger("-123456789012345678901234567890123456789"));
     nested.put("deep", Map.of("a", List.of(Map.of("b\"", "c\\")), "é", "x"));
-    return Stream.of("", AWKWARD, 0, Long.MIN_VALUE, -Double.MAX_VALUE, false, nested, List.of());
+    return Stream.of(
+        "",
+        AWKWARD,
+        AWKWARD.repeat(10),
+        0,
+        Long.MIN_VALUE,
+        -Double.MAX_VALUE,
+        false,
+        nested,
+        List.of());
   }
 
   @ParameterizedTest
   @MethodSource("values")
-  void valueBound_isAtLeastTheWrittenSize_andExactForStrings(Object value) {
+  void valueBound_isAtLeastTheWrittenSize_andExactForLongStrings(Object value) {
     long written = bytes(Json.toJson(value));
     long bound = JsonSizes.valueAtMost(value);
-    assertThat(bound).isGreaterThanOrEqualTo(written).isLessThanOrEqualTo(written * 3 + 30);
+    assertThat(bound).isGreaterThanOrEqualTo(written).isLessThanOrEqualTo(written * 6 + 30);
     if (value instanceof String) {
-      assertThat(bound).isEqualTo(written);
+      assertThat(JsonSizes.stringSize((String) value)).isEqualTo(written);
+      if (((String) value).length() > 256) {
+        assertThat(bound).isEqualTo(written);
+      }
     }
   }
 
@@ -104,10 +116,10 @@ class JsonSizesTest {
 
   @ParameterizedTest
   @MethodSource("events")
-  void eventBound_isAtLeastTheWrittenSize_andWithinAFewKilobytesOfIt(Event event) {
+  void eventBound_isAtLeastTheWrittenSize_andWithinAFewTimesOfIt(Event event) {
     long written = bytes(Json.toJson(event));
     long bound = JsonSizes.eventAtMost(event);
-    assertThat(bound).isGreaterThanOrEqualTo(written).isLessThanOrEqualTo(written + 4096);
+    assertThat(bound).isGreaterThanOrEqualTo(written).isLessThanOrEqualTo(written * 6 + 4096);
   }
 
   private static long bytes(String json) {
