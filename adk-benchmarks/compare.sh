@@ -14,7 +14,8 @@
 # table.md, table-nocapture.md (the turns against ADK with ADK_CAPTURE_MESSAGE_CONTENT_IN_SPANS=false),
 # machine.txt (cores, JDK, OS, commit, start and end), load.log (the load average
 # every 5 s: read the results against it, other processes skew them); and the chart
-# docs/benchmarks-vs-adk-java.png (COMPARE_PNG). About 8 minutes on 2 cores.
+# docs/benchmarks-vs-adk-java.png (COMPARE_PNG). About 6 minutes on an idle 2-core machine (up to 9
+# when other builds share it), plus half a minute to build the jar.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."

@@ -22,13 +22,14 @@ import org.openjdk.jmh.infra.Blackhole;
  * {@code at} events, for the target "append cost independent of session length": compare the {@code
  * at=10000} row with the {@code at=0} row of the same side.
  *
- * <p>Before each iteration: a new service and session, filled with {@code at} standard events
- * through the caller's copy (untimed). The operation: {@value #BATCH} more appends of events built
- * in the loop (from {@code at} to {@code at + }{@value #BATCH}: 1 % growth at 10,000), through the
- * same copy. {@code SingleShotTime} because the session must be back at {@code at} events for every
- * measurement, which a timed loop cannot do; the score is divided by {@value #BATCH}, so it is the
- * time of one append. Bytes per append: {@link AllocatedBytes} ({@code -prof gc} would count the
- * setup's fill too).
+ * <p>Before each iteration (untimed): a new service and session, filled with {@code at} standard
+ * events through the caller's copy, and {@value #SETUP_APPENDS}{@code - at} more appends to another
+ * session, so that every setup does the same work. The operation: {@value #BATCH} more appends of
+ * events built in the loop (from {@code at} to {@code at + }{@value #BATCH}: 1 % growth at 10,000),
+ * through the same copy. {@code SingleShotTime} because the session must be back at {@code at}
+ * events for every measurement, which a timed loop cannot do; the score is divided by {@value
+ * #BATCH}, so it is the time of one append. Bytes per append: {@link AllocatedBytes} ({@code -prof
+ * gc} would count the setup's fill too).
  *
  * <p>Run: {@code java -jar adk-benchmarks/target/benchmarks.jar AppendAtCompare}.
  */
@@ -68,9 +69,21 @@ public class AppendAtCompare {
     }
   }
 
+  /**
+   * Appends every setup makes: {@code at} to the measured session, the rest to another session of
+   * the same service. So the shot of {@code at=0} follows the same work as that of {@code at=10000}
+   * (without it, the first came right after an idle setup, on cold caches, and took several times
+   * longer than in a loop).
+   */
+  static final int SETUP_APPENDS = 10_000;
+
   @Setup(Level.Iteration)
   public void fill() {
     ops = SessionOps.create(impl);
+    Object ballast = ops.createSession("ballast");
+    for (int i = 0; i < SETUP_APPENDS - at; i++) {
+      ops.appendNew(ballast, i);
+    }
     session = ops.createSession("at");
     for (int i = 0; i < at; i++) {
       ops.appendNew(session, i);

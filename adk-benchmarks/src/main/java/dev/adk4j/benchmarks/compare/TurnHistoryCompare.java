@@ -40,7 +40,8 @@ import org.openjdk.jmh.infra.Blackhole;
  * caches and idle threads, and its time varies twice as much.) Bytes per turn: {@link
  * AllocatedBytes}, all threads, taken after the setup and again after the turns and any work they
  * left running ({@code -prof gc} would count the setup too). Each trial starts with {@value
- * #WARM_UP_TURNS} turns on fresh sessions, untimed.
+ * #WARM_UP_TURNS} turns on fresh sessions, and each setup ends with {@value #TURNS_BEFORE_SHOT},
+ * untimed.
  *
  * <p>Run: {@code java -jar adk-benchmarks/target/benchmarks.jar TurnHistoryCompare}.
  */
@@ -61,6 +62,13 @@ public class TurnHistoryCompare {
    * in a plain loop), far more than the warm-up iterations' turns.
    */
   static final int WARM_UP_TURNS = 8_000;
+
+  /**
+   * Turns on throwaway sessions at the end of every setup, so that every shot follows the same
+   * work: without them the {@code fresh} shot came right after an idle setup and took about four
+   * times as long as a turn in a loop.
+   */
+  static final int TURNS_BEFORE_SHOT = 10;
 
   @Param({Workload.ADK4J, Workload.ADK_JAVA})
   public String impl;
@@ -114,6 +122,14 @@ public class TurnHistoryCompare {
       }
       ops.settle(id);
       eventsBefore[s] = ops.eventCount(id);
+    }
+    // The same last work before every shot, whatever the history took to prepare.
+    for (int t = 0; t < TURNS_BEFORE_SHOT; t++) {
+      String id = "before-shot-" + t;
+      ops.createSession(id);
+      ops.turn(id);
+      ops.settle(id);
+      ops.deleteSession(id);
     }
     allocatedBefore = AllocatedBytes.now();
   }
