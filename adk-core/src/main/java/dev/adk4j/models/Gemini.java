@@ -14,6 +14,7 @@ import com.google.genai.types.HttpOptions;
 import com.google.genai.types.HttpRetryOptions;
 import com.google.genai.types.Part;
 import dev.adk4j.internal.JulToSlf4j;
+import io.reactivex.rxjava3.core.BackpressureStrategy;
 import io.reactivex.rxjava3.core.Flowable;
 import java.util.ArrayList;
 import java.util.List;
@@ -114,11 +115,25 @@ public final class Gemini extends BaseLlm implements AutoCloseable {
     Flowable<LlmResponse> responses =
         stream
             ? generateStream(request, modelName)
-            : Flowable.fromCallable(
-                () ->
-                    toLlmResponse(
-                        client.models.generateContent(
-                            modelName, request.contents(), request.config())));
+            : Flowable.create(
+                emitter -> {
+                  LlmResponse response;
+                  try {
+                    response =
+                        toLlmResponse(
+                            client.models.generateContent(
+                                modelName, request.contents(), request.config()));
+                  } catch (RuntimeException e) {
+                    // A call abandoned meanwhile (cancelled, timed out) fails into the void:
+                    // tryOnError drops its error instead of sending it to RxJava's global
+                    // handler, which would print it as undeliverable.
+                    emitter.tryOnError(e);
+                    return;
+                  }
+                  emitter.onNext(response);
+                  emitter.onComplete();
+                },
+                BackpressureStrategy.BUFFER);
     return responses.onErrorResumeNext(e -> Flowable.error(translate(e, modelName)));
   }
 

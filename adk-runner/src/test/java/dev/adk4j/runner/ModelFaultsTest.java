@@ -81,14 +81,35 @@ class ModelFaultsTest {
 
   final List<AutoCloseable> servers = new ArrayList<>();
 
+  /** Errors RxJava could not deliver: an abandoned model call must fail quietly, not here. */
+  static final List<Throwable> UNDELIVERED = new java.util.concurrent.CopyOnWriteArrayList<>();
+
   @BeforeAll
   static void open() throws Exception {
     backends = new TestBackends(POSTGRES, dir, SessionLimits.defaults());
+    io.reactivex.rxjava3.plugins.RxJavaPlugins.setErrorHandler(UNDELIVERED::add);
   }
 
   @AfterAll
   static void close() throws Exception {
-    backends.close();
+    try {
+      backends.close();
+      // Abandoned calls fail once their servers are closed; let them finish.
+      long deadline = System.nanoTime() + 5_000_000_000L;
+      while (System.nanoTime() < deadline
+          && Thread.getAllStackTraces().keySet().stream()
+              .anyMatch(
+                  t ->
+                      t.getName().startsWith("adk4j-model-call")
+                          && t.getState() == Thread.State.RUNNABLE)) {
+        Thread.sleep(50);
+      }
+      assertThat(UNDELIVERED)
+          .as("errors of abandoned model calls sent to RxJava's handler")
+          .isEmpty();
+    } finally {
+      io.reactivex.rxjava3.plugins.RxJavaPlugins.setErrorHandler(null);
+    }
   }
 
   @AfterEach
