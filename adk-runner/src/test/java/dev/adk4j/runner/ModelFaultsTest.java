@@ -50,6 +50,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -160,25 +161,37 @@ class ModelFaultsTest {
         .build();
   }
 
-  /** How a scenario's second model call goes wrong. */
-  interface Fault {
-    /** The model: first call asks for {@code count}, second fails, third answers "recovered". */
+  /** Builds a scenario's model: first call asks for {@code count}, second fails, third answers. */
+  interface ModelMaker {
     BaseLlm model(ModelFaultsTest test) throws Exception;
+  }
 
-    /** The run configuration of the failing turn. */
-    default RunConfig runConfig() {
-      return RunConfig.builder().build();
+  /**
+   * How a scenario's second model call goes wrong: its model, the run configuration of the failing
+   * turn, what the error message says besides the model's name, its error code and type.
+   */
+  record Fault(
+      ModelMaker maker,
+      RunConfig runConfig,
+      String says,
+      String errorCode,
+      Class<? extends Throwable> errorType) {
+
+    /** A model error ({@code MODEL_ERROR}, an {@link LlmException}) with the default config. */
+    static Fault of(String says, ModelMaker maker) {
+      return new Fault(maker, RunConfig.builder().build(), says, "MODEL_ERROR", LlmException.class);
     }
 
-    /** What the error message says, besides the model's name. */
-    String says();
-
-    default String errorCode() {
-      return "MODEL_ERROR";
+    Fault with(RunConfig config) {
+      return new Fault(maker, config, says, errorCode, errorType);
     }
 
-    default Class<? extends Throwable> errorType() {
-      return LlmException.class;
+    Fault with(String code, Class<? extends Throwable> type) {
+      return new Fault(maker, runConfig, says, code, type);
+    }
+
+    BaseLlm model(ModelFaultsTest test) throws Exception {
+      return maker.model(test);
     }
   }
 
@@ -192,195 +205,116 @@ class ModelFaultsTest {
   static final ObjectNode COUNT_CALL = FakeGeminiServer.functionCallResponse("count", Map.of());
   static final ObjectNode RECOVERED = FakeGeminiServer.textResponse("recovered");
 
+  /** A Gemini model whose second call hangs on a server that accepts and never answers. */
+  static BaseLlm hangingGemini(ModelFaultsTest t, @Nullable Duration httpTimeout)
+      throws IOException {
+    RawServer server = t.rawServer();
+    server.reply(200, COUNT_CALL.toString());
+    server.hang();
+    server.reply(200, RECOVERED.toString());
+    return gemini(server.baseUrl(), httpTimeout);
+  }
+
   static List<Named> faults() {
     return List.of(
         new Named(
             "FakeLlm: an LlmException (HTTP 503)",
-            new Fault() {
-              @Override
-              public BaseLlm model(ModelFaultsTest t) {
-                return FakeLlm.builder()
-                    .model("fake-model")
-                    .thenFunctionCall("count", Map.of())
-                    .thenError(new LlmException("fake-model", 503, "fake-model answered 503", null))
-                    .thenText("recovered")
-                    .build();
-              }
-
-              @Override
-              public String says() {
-                return "answered 503";
-              }
-            }),
+            Fault.of(
+                "answered 503",
+                t ->
+                    FakeLlm.builder()
+                        .model("fake-model")
+                        .thenFunctionCall("count", Map.of())
+                        .thenError(
+                            new LlmException("fake-model", 503, "fake-model answered 503", null))
+                        .thenText("recovered")
+                        .build())),
         new Named(
             "FakeLlm: a RuntimeException of the model's own",
-            new Fault() {
-              @Override
-              public BaseLlm model(ModelFaultsTest t) {
-                return FakeLlm.builder()
-                    .model("fake-model")
-                    .thenFunctionCall("count", Map.of())
-                    .thenError(new IllegalStateException("fake-model broke"))
-                    .thenText("recovered")
-                    .build();
-              }
-
-              @Override
-              public String says() {
-                return "fake-model broke";
-              }
-
-              @Override
-              public String errorCode() {
-                return "INTERNAL_ERROR";
-              }
-
-              @Override
-              public Class<? extends Throwable> errorType() {
-                return IllegalStateException.class;
-              }
-            }),
+            Fault.of(
+                    "fake-model broke",
+                    t ->
+                        FakeLlm.builder()
+                            .model("fake-model")
+                            .thenFunctionCall("count", Map.of())
+                            .thenError(new IllegalStateException("fake-model broke"))
+                            .thenText("recovered")
+                            .build())
+                .with("INTERNAL_ERROR", IllegalStateException.class)),
         new Named(
             "FakeLlm: fails while streaming, after partial responses",
-            new Fault() {
-              @Override
-              public BaseLlm model(ModelFaultsTest t) {
-                return new ScriptedLlm(
-                    "fake-model",
-                    () -> Flowable.just(FakeLlm.functionCallResponse("count", Map.of())),
-                    () ->
-                        Flowable.concat(
-                            Flowable.just(partial("Half an ans"), partial("wer")),
-                            Flowable.error(
-                                new LlmException("fake-model", 0, "fake-model: stream cut", null))),
-                    () -> Flowable.just(FakeLlm.textResponse("recovered")));
-              }
-
-              @Override
-              public RunConfig runConfig() {
-                return RunConfig.builder().streamingMode(RunConfig.StreamingMode.SSE).build();
-              }
-
-              @Override
-              public String says() {
-                return "stream cut";
-              }
-            }),
+            Fault.of(
+                    "stream cut",
+                    t ->
+                        new ScriptedLlm(
+                            "fake-model",
+                            () -> Flowable.just(FakeLlm.functionCallResponse("count", Map.of())),
+                            () ->
+                                Flowable.concat(
+                                    Flowable.just(partial("Half an ans"), partial("wer")),
+                                    Flowable.error(
+                                        new LlmException(
+                                            "fake-model", 0, "fake-model: stream cut", null))),
+                            () -> Flowable.just(FakeLlm.textResponse("recovered"))))
+                .with(RunConfig.builder().streamingMode(RunConfig.StreamingMode.SSE).build())),
         new Named(
             "a model that never answers (RunConfig.llmCallTimeout)",
-            new Fault() {
-              @Override
-              public BaseLlm model(ModelFaultsTest t) {
-                return new ScriptedLlm(
-                    "silent-model",
-                    () -> Flowable.just(FakeLlm.functionCallResponse("count", Map.of())),
-                    Flowable::never,
-                    () -> Flowable.just(FakeLlm.textResponse("recovered")));
-              }
-
-              @Override
-              public RunConfig runConfig() {
-                return RunConfig.builder().llmCallTimeout(Duration.ofMillis(300)).build();
-              }
-
-              @Override
-              public String says() {
-                return "no response within 300 ms (RunConfig.llmCallTimeout)";
-              }
-            }),
+            Fault.of(
+                    "no response within 300 ms (RunConfig.llmCallTimeout)",
+                    t ->
+                        new ScriptedLlm(
+                            "silent-model",
+                            () -> Flowable.just(FakeLlm.functionCallResponse("count", Map.of())),
+                            Flowable::never,
+                            () -> Flowable.just(FakeLlm.textResponse("recovered"))))
+                .with(RunConfig.builder().llmCallTimeout(Duration.ofMillis(300)).build())),
         new Named(
             "Gemini: HTTP 500",
-            new Fault() {
-              @Override
-              public BaseLlm model(ModelFaultsTest t) {
-                FakeGeminiServer server = t.fakeGemini();
-                server.enqueue(COUNT_CALL);
-                server.enqueueError(500, "backend exploded");
-                server.enqueue(RECOVERED);
-                return gemini(server.baseUrl(), null);
-              }
-
-              @Override
-              public String says() {
-                return "HTTP 500";
-              }
-            }),
+            Fault.of(
+                "HTTP 500",
+                t -> {
+                  FakeGeminiServer server = t.fakeGemini();
+                  server.enqueue(COUNT_CALL);
+                  server.enqueueError(500, "backend exploded");
+                  server.enqueue(RECOVERED);
+                  return gemini(server.baseUrl(), null);
+                })),
         new Named(
             "Gemini: a body that is JSON but not a response",
-            new Fault() {
-              @Override
-              public BaseLlm model(ModelFaultsTest t) {
-                FakeGeminiServer server = t.fakeGemini();
-                server.enqueue(COUNT_CALL);
-                ObjectNode wrong = JsonNodeFactory.instance.objectNode();
-                wrong.put("candidates", "not a list");
-                server.enqueue(wrong);
-                server.enqueue(RECOVERED);
-                return gemini(server.baseUrl(), null);
-              }
-
-              @Override
-              public String says() {
-                return "malformed";
-              }
-            }),
+            Fault.of(
+                "malformed",
+                t -> {
+                  FakeGeminiServer server = t.fakeGemini();
+                  server.enqueue(COUNT_CALL);
+                  ObjectNode wrong = JsonNodeFactory.instance.objectNode();
+                  wrong.put("candidates", "not a list");
+                  server.enqueue(wrong);
+                  server.enqueue(RECOVERED);
+                  return gemini(server.baseUrl(), null);
+                })),
         new Named(
             "Gemini: a body that is not JSON",
-            new Fault() {
-              @Override
-              public BaseLlm model(ModelFaultsTest t) throws IOException {
-                RawServer server = t.rawServer();
-                server.reply(200, COUNT_CALL.toString());
-                server.reply(200, "<html>Bad gateway, really</html>");
-                server.reply(200, RECOVERED.toString());
-                return gemini(server.baseUrl(), null);
-              }
-
-              @Override
-              public String says() {
-                return "malformed";
-              }
-            }),
+            Fault.of(
+                "malformed",
+                t -> {
+                  RawServer server = t.rawServer();
+                  server.reply(200, COUNT_CALL.toString());
+                  server.reply(200, "<html>Bad gateway, really</html>");
+                  server.reply(200, RECOVERED.toString());
+                  return gemini(server.baseUrl(), null);
+                })),
         new Named(
             "Gemini: a server that never answers (RunConfig.llmCallTimeout)",
-            new Fault() {
-              @Override
-              public BaseLlm model(ModelFaultsTest t) throws IOException {
-                RawServer server = t.rawServer();
-                server.reply(200, COUNT_CALL.toString());
-                server.hang();
-                server.reply(200, RECOVERED.toString());
-                return gemini(server.baseUrl(), null);
-              }
-
-              @Override
-              public RunConfig runConfig() {
-                return RunConfig.builder().llmCallTimeout(Duration.ofMillis(500)).build();
-              }
-
-              @Override
-              public String says() {
-                return "no response within 500 ms (RunConfig.llmCallTimeout)";
-              }
-            }),
+            Fault.of(
+                    "no response within 500 ms (RunConfig.llmCallTimeout)",
+                    t -> hangingGemini(t, null))
+                .with(RunConfig.builder().llmCallTimeout(Duration.ofMillis(500)).build())),
         new Named(
             "Gemini: a server that never answers (Gemini.Builder.timeout)",
-            new Fault() {
-              @Override
-              public BaseLlm model(ModelFaultsTest t) throws IOException {
-                RawServer server = t.rawServer();
-                server.reply(200, COUNT_CALL.toString());
-                server.hang();
-                server.reply(200, RECOVERED.toString());
-                return gemini(server.baseUrl(), Duration.ofMillis(500));
-              }
-
-              @Override
-              public String says() {
-                return "could not be reached: Failed to execute HTTP request."
-                    + " (InterruptedIOException: timeout)";
-              }
-            }));
+            Fault.of(
+                "could not be reached: Failed to execute HTTP request."
+                    + " (InterruptedIOException: timeout)",
+                t -> hangingGemini(t, Duration.ofMillis(500)))));
   }
 
   static LlmResponse partial(String text) {

@@ -111,7 +111,6 @@ public final class JdbcSessionStore implements AutoCloseable {
     this.dialect = dialect;
     this.config = config;
     this.sql = new SqlText(dialect);
-    routeDriverLogs(dialect);
   }
 
   /** The PostgreSQL driver logs through {@code java.util.logging}: send it to SLF4J. */
@@ -204,6 +203,7 @@ public final class JdbcSessionStore implements AutoCloseable {
     String where = "the DataSource";
     try (Connection c = dataSource.getConnection()) {
       dialect = Dialect.ofProductName(c.getMetaData().getDatabaseProductName());
+      routeDriverLogs(dialect);
       if (dialect == Dialect.SQLITE) {
         String url = c.getMetaData().getURL();
         Path file = sqliteFileOrNull(url);
