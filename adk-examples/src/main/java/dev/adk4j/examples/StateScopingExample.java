@@ -22,7 +22,7 @@ public final class StateScopingExample {
 
   /** Runs the scenario on {@code sessions}, printing what it sees; returns the second session. */
   public static Session run(BaseSessionService sessions, PrintStream out) {
-    String app = "my_app";
+    String app = "scoping_app";
     String user = "alice";
     sessions.deleteSession(app, user, "s1").blockingAwait();
     sessions.deleteSession(app, user, "s2").blockingAwait();

@@ -6,6 +6,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -55,6 +56,28 @@ class MainJobTest {
         .contains("user:visits = 3")
         .contains("user:visits = 4");
     assertThat(dir.resolve("examples.db")).exists();
+
+    // Each example starts afresh: a second run prints the same transcript, except where the
+    // content is meant to change (persisted counters and new session ids, the clock, and the
+    // order in which parallel branches finish). Nothing leaks from one example into another.
+    Set<String> varying = Set.of("persistence", "manual-update", "pipeline");
+    for (String name : Examples.all().keySet()) {
+      if (!varying.contains(name)) {
+        assertThat(section(second, name)).as(name).isEqualTo(section(first, name));
+      }
+    }
+    assertThat(section(second, "manual-update").lines().count())
+        .isEqualTo(section(first, "manual-update").lines().count());
+    // Plain text, also into a pipe or a file: no terminal escape sequences.
+    assertThat(first + second).doesNotContain("\u001b");
+  }
+
+  /** The transcript of one example: from its "=== name ===" heading to the next heading. */
+  private static String section(String transcript, String name) {
+    int start = transcript.indexOf("=== " + name + " ===");
+    assertThat(start).as("section " + name).isNotNegative();
+    int end = transcript.indexOf("\n=== ", start + 1);
+    return end < 0 ? transcript.substring(start) : transcript.substring(start, end);
   }
 
   @Test
