@@ -1,5 +1,6 @@
 package dev.adk4j.models;
 
+import dev.adk4j.AdkException;
 import java.util.Objects;
 import java.util.OptionalInt;
 import org.jspecify.annotations.Nullable;
@@ -15,7 +16,7 @@ import org.jspecify.annotations.Nullable;
  * <p>The message names the model and, when there was an HTTP answer, its status code and status;
  * the cause is the client library's exception.
  */
-public class LlmException extends RuntimeException {
+public class LlmException extends AdkException {
   private static final long serialVersionUID = 1L;
 
   private final String model;

@@ -1,10 +1,12 @@
 package dev.adk4j.sessions;
 
+import dev.adk4j.AdkException;
+
 /**
  * The root of the session service's exceptions. Messages name the app, user and session they are
  * about.
  */
-public class SessionException extends RuntimeException {
+public class SessionException extends AdkException {
   private static final long serialVersionUID = 1L;
 
   public SessionException(String message) {
