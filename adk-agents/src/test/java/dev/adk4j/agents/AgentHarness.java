@@ -5,7 +5,7 @@ import dev.adk4j.artifacts.InMemoryArtifactService;
 import dev.adk4j.events.Event;
 import dev.adk4j.sessions.InMemorySessionService;
 import dev.adk4j.sessions.Session;
-import dev.adk4j.testing.Contents;
+import dev.adk4j.testsupport.Contents;
 import java.util.List;
 import java.util.Map;
 

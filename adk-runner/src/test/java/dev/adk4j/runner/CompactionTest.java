@@ -9,8 +9,8 @@ import dev.adk4j.events.Event;
 import dev.adk4j.events.EventCompaction;
 import dev.adk4j.models.LlmRequest;
 import dev.adk4j.sessions.InMemorySessionService;
-import dev.adk4j.testing.Contents;
-import dev.adk4j.testing.FakeLlm;
+import dev.adk4j.testing.ScriptedLlm;
+import dev.adk4j.testsupport.Contents;
 import io.reactivex.rxjava3.core.Maybe;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,8 +27,8 @@ class CompactionTest {
   final InMemorySessionService sessions = new InMemorySessionService();
 
   /** A model that echoes the last user text; records every request. */
-  final FakeLlm echo =
-      FakeLlm.answering(req -> FakeLlm.textResponse("echo " + Contents.lastUserText(req)));
+  final ScriptedLlm echo =
+      ScriptedLlm.answering(req -> ScriptedLlm.textResponse("echo " + Contents.lastUserText(req)));
 
   LlmAgent agent() {
     return LlmAgent.builder().name("A").model(echo).instruction("Be brief.").build();
@@ -132,8 +132,8 @@ class CompactionTest {
   @Test
   void defaultSummarizer_asksTheAgentsModel_andAFailedSummaryIsRetriedNextTurn() {
     AtomicInteger summaryCalls = new AtomicInteger();
-    FakeLlm model =
-        FakeLlm.builder()
+    ScriptedLlm model =
+        ScriptedLlm.builder()
             .otherwise(
                 req -> {
                   if (req.systemInstruction()
@@ -142,10 +142,10 @@ class CompactionTest {
                     if (summaryCalls.incrementAndGet() == 1) {
                       throw new IllegalStateException("summarizer down");
                     }
-                    return FakeLlm.textResponse(
+                    return ScriptedLlm.textResponse(
                         "They talked about " + Contents.lastUserText(req).length() + " chars");
                   }
-                  return FakeLlm.textResponse("ok");
+                  return ScriptedLlm.textResponse("ok");
                 })
             .build();
     Runner runner =
@@ -172,7 +172,7 @@ class CompactionTest {
 
   @Test
   void includeContentsNone_sendsOnlyTheCurrentInvocation() {
-    FakeLlm model = FakeLlm.answering(req -> FakeLlm.textResponse("ok"));
+    ScriptedLlm model = ScriptedLlm.answering(req -> ScriptedLlm.textResponse("ok"));
     Runner runner =
         new Runner(
             LlmAgent.builder()
@@ -191,7 +191,7 @@ class CompactionTest {
 
   @Test
   void historyWindow_sendsTheLastNInvocationsAndTheCurrentOne() {
-    FakeLlm model = FakeLlm.answering(req -> FakeLlm.textResponse("r"));
+    ScriptedLlm model = ScriptedLlm.answering(req -> ScriptedLlm.textResponse("r"));
     Runner runner =
         new Runner(
             LlmAgent.builder().name("A").model(model).historyWindow(2).build(),

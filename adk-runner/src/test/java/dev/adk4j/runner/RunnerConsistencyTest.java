@@ -19,8 +19,8 @@ import dev.adk4j.sessions.Session;
 import dev.adk4j.sessions.SessionBusyException;
 import dev.adk4j.sessions.SessionLease;
 import dev.adk4j.sessions.StateConflictException;
-import dev.adk4j.testing.Contents;
-import dev.adk4j.testing.FakeLlm;
+import dev.adk4j.testing.ScriptedLlm;
+import dev.adk4j.testsupport.Contents;
 import dev.adk4j.tools.BaseTool;
 import dev.adk4j.tools.ToolContext;
 import io.reactivex.rxjava3.core.Flowable;
@@ -107,7 +107,8 @@ class RunnerConsistencyTest {
               ctx.state().increment("user:n", 1);
               throw new IllegalStateException("half done");
             });
-    FakeLlm llm = FakeLlm.builder().thenFunctionCall("half", Map.of()).thenText("ok").build();
+    ScriptedLlm llm =
+        ScriptedLlm.builder().thenFunctionCall("half", Map.of()).thenText("ok").build();
     newSession("s");
 
     runner(LlmAgent.builder().name("A").model(llm).tools(failing).build())
@@ -126,7 +127,8 @@ class RunnerConsistencyTest {
 
   @Test
   void callbackWritingOnlyTempKeys_storesNoEvent_butItsWritesAreVisible() {
-    FakeLlm llm = FakeLlm.answering(req -> FakeLlm.textResponse("mode " + req.systemInstruction()));
+    ScriptedLlm llm =
+        ScriptedLlm.answering(req -> ScriptedLlm.textResponse("mode " + req.systemInstruction()));
     LlmAgent agent =
         LlmAgent.builder()
             .name("A")
@@ -150,7 +152,8 @@ class RunnerConsistencyTest {
 
   @Test
   void maxLlmCalls_blockingForEachSeesEveryStoredEvent_thenTheError_andTheHistoryIsClosed() {
-    FakeLlm llm = FakeLlm.answering(req -> FakeLlm.functionCallResponse("noop", Map.of()));
+    ScriptedLlm llm =
+        ScriptedLlm.answering(req -> ScriptedLlm.functionCallResponse("noop", Map.of()));
     LlmAgent agent =
         LlmAgent.builder().name("A").model(llm).tools(tool("noop", ctx -> Map.of())).build();
     Runner runner = runner(agent);
@@ -183,8 +186,8 @@ class RunnerConsistencyTest {
 
   @Test
   void modelErrorAfterAFunctionCall_leavesTheCallAnswered_andAFinalErrorEvent() {
-    FakeLlm llm =
-        FakeLlm.builder()
+    ScriptedLlm llm =
+        ScriptedLlm.builder()
             .thenFunctionCall("noop", Map.of())
             .thenError(
                 new dev.adk4j.models.LlmException(
@@ -226,7 +229,7 @@ class RunnerConsistencyTest {
                     return;
                   }
                   e.onNext(partial("lo"));
-                  e.onNext(FakeLlm.textResponse("Hello"));
+                  e.onNext(ScriptedLlm.textResponse("Hello"));
                   e.onComplete();
                 },
                 io.reactivex.rxjava3.core.BackpressureStrategy.BUFFER);
@@ -288,7 +291,8 @@ class RunnerConsistencyTest {
     newSession("s");
     newSession("other");
     AtomicInteger runs = new AtomicInteger();
-    FakeLlm llm = FakeLlm.builder().thenFunctionCall("count", Map.of()).thenText("done").build();
+    ScriptedLlm llm =
+        ScriptedLlm.builder().thenFunctionCall("count", Map.of()).thenText("done").build();
     LlmAgent agent = LlmAgent.builder().name("A").model(llm).tools(racingCounter(runs)).build();
 
     assertThatThrownBy(
@@ -313,7 +317,8 @@ class RunnerConsistencyTest {
     newSession("s");
     newSession("other");
     AtomicInteger runs = new AtomicInteger();
-    FakeLlm llm = FakeLlm.builder().thenFunctionCall("count", Map.of()).thenText("done").build();
+    ScriptedLlm llm =
+        ScriptedLlm.builder().thenFunctionCall("count", Map.of()).thenText("done").build();
     LlmAgent agent = LlmAgent.builder().name("A").model(llm).tools(racingCounter(runs)).build();
 
     List<Event> events =
@@ -345,7 +350,8 @@ class RunnerConsistencyTest {
                 .actions(EventActions.builder().putState("user:count", 41).build())
                 .build())
         .blockingGet();
-    FakeLlm llm = FakeLlm.builder().thenFunctionCall("inc", Map.of()).thenText("done").build();
+    ScriptedLlm llm =
+        ScriptedLlm.builder().thenFunctionCall("inc", Map.of()).thenText("done").build();
     LlmAgent agent =
         LlmAgent.builder()
             .name("A")
@@ -372,7 +378,7 @@ class RunnerConsistencyTest {
           LlmAgent.builder()
               .name("A")
               .model(
-                  FakeLlm.builder()
+                  ScriptedLlm.builder()
                       .otherwise(
                           req ->
                               req.contents()
@@ -382,8 +388,8 @@ class RunnerConsistencyTest {
                                       .get(0)
                                       .functionResponse()
                                       .isPresent()
-                                  ? FakeLlm.textResponse("done")
-                                  : FakeLlm.functionCallResponse("inc", Map.of()))
+                                  ? ScriptedLlm.textResponse("done")
+                                  : ScriptedLlm.functionCallResponse("inc", Map.of()))
                       .build())
               .tools(
                   tool(
@@ -428,7 +434,7 @@ class RunnerConsistencyTest {
     LlmAgent agent =
         LlmAgent.builder()
             .name("A")
-            .model(FakeLlm.answering(r -> FakeLlm.textResponse("x")))
+            .model(ScriptedLlm.answering(r -> ScriptedLlm.textResponse("x")))
             .build();
     try {
       assertThatThrownBy(

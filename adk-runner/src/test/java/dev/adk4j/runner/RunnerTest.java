@@ -17,8 +17,8 @@ import dev.adk4j.sessions.BaseSessionService;
 import dev.adk4j.sessions.InMemorySessionService;
 import dev.adk4j.sessions.Session;
 import dev.adk4j.sessions.SessionNotFoundException;
-import dev.adk4j.testing.Contents;
-import dev.adk4j.testing.FakeLlm;
+import dev.adk4j.testing.ScriptedLlm;
+import dev.adk4j.testsupport.Contents;
 import dev.adk4j.tools.BaseTool;
 import dev.adk4j.tools.ToolContext;
 import io.reactivex.rxjava3.core.Maybe;
@@ -82,7 +82,8 @@ class RunnerTest {
 
   @Test
   void greetingAgent_outputKey_storesTheReply() {
-    FakeLlm llm = FakeLlm.builder().thenText("Hello there! How can I help you today?").build();
+    ScriptedLlm llm =
+        ScriptedLlm.builder().thenText("Hello there! How can I help you today?").build();
     LlmAgent greeter =
         LlmAgent.builder()
             .name("Greeter")
@@ -109,8 +110,8 @@ class RunnerTest {
 
   @Test
   void toolWritesThroughToolContext_countStored_tempNot() {
-    FakeLlm llm =
-        FakeLlm.builder()
+    ScriptedLlm llm =
+        ScriptedLlm.builder()
             .thenFunctionCall("update_action_count", Map.of())
             .thenText("Updated.")
             .build();
@@ -139,8 +140,11 @@ class RunnerTest {
     assertThat(llm.requests().get(1).contents())
         .anySatisfy(c -> assertThat(c.parts().get().get(0).functionResponse()).isPresent());
 
-    FakeLlm again =
-        FakeLlm.builder().thenFunctionCall("update_action_count", Map.of()).thenText("ok").build();
+    ScriptedLlm again =
+        ScriptedLlm.builder()
+            .thenFunctionCall("update_action_count", Map.of())
+            .thenText("ok")
+            .build();
     run(
         runner(
             LlmAgent.builder()
@@ -155,7 +159,7 @@ class RunnerTest {
 
   @Test
   void beforeAgentCallbackStateWrite_persistsAsItsOwnEvent() {
-    FakeLlm llm = FakeLlm.builder().thenText("hi").build();
+    ScriptedLlm llm = ScriptedLlm.builder().thenText("hi").build();
     LlmAgent agent =
         LlmAgent.builder()
             .name("Cb")
@@ -186,7 +190,7 @@ class RunnerTest {
 
   @Test
   void beforeAgentCallbackReturningContent_skipsTheModel() {
-    FakeLlm llm = FakeLlm.builder().build();
+    ScriptedLlm llm = ScriptedLlm.builder().build();
     LlmAgent agent =
         LlmAgent.builder()
             .name("Guard")
@@ -201,7 +205,7 @@ class RunnerTest {
 
   @Test
   void beforeModelCallback_canAnswerInsteadOfTheModel_andItsWritesLandOnThatEvent() {
-    FakeLlm llm = FakeLlm.builder().build();
+    ScriptedLlm llm = ScriptedLlm.builder().build();
     LlmAgent agent =
         LlmAgent.builder()
             .name("Cached")
@@ -210,7 +214,7 @@ class RunnerTest {
             .beforeModelCallback(
                 (ctx, request) -> {
                   ctx.state().put("cache_hit", true);
-                  return Maybe.just(FakeLlm.textResponse("from cache"));
+                  return Maybe.just(ScriptedLlm.textResponse("from cache"));
                 })
             .build();
     newSession("s");
@@ -224,7 +228,7 @@ class RunnerTest {
 
   @Test
   void stateDeltaGivenToRunAsync_ridesOnTheUserEvent() {
-    FakeLlm llm = FakeLlm.builder().thenText("ok").build();
+    ScriptedLlm llm = ScriptedLlm.builder().thenText("ok").build();
     LlmAgent agent = LlmAgent.builder().name("A").model(llm).build();
     newSession("s");
 
@@ -247,8 +251,8 @@ class RunnerTest {
 
   @Test
   void eachEventIsStoredBeforeItIsEmitted() {
-    FakeLlm llm =
-        FakeLlm.builder()
+    ScriptedLlm llm =
+        ScriptedLlm.builder()
             .thenFunctionCall("update_action_count", Map.of())
             .thenText("done")
             .build();
@@ -278,7 +282,8 @@ class RunnerTest {
 
   @Test
   void streaming_emitsPartialEvents_butStoresOnlyTheFinalOne() {
-    FakeLlm llm = FakeLlm.builder().streamChunks(3).thenText("Hello streaming world").build();
+    ScriptedLlm llm =
+        ScriptedLlm.builder().streamChunks(3).thenText("Hello streaming world").build();
     LlmAgent agent = LlmAgent.builder().name("S").model(llm).outputKey("said").build();
     newSession("s");
 
@@ -303,7 +308,7 @@ class RunnerTest {
 
   @Test
   void unknownSession_failsWithSessionNotFound_unlessTheConfigCreatesIt() {
-    FakeLlm llm = FakeLlm.builder().thenText("hi").build();
+    ScriptedLlm llm = ScriptedLlm.builder().thenText("hi").build();
     LlmAgent agent = LlmAgent.builder().name("A").model(llm).build();
     Runner runner = runner(agent);
 
@@ -320,8 +325,8 @@ class RunnerTest {
 
   @Test
   void tempValues_areGoneWhenTheInvocationEnds() {
-    FakeLlm llm =
-        FakeLlm.builder()
+    ScriptedLlm llm =
+        ScriptedLlm.builder()
             .thenFunctionCall("update_action_count", Map.of())
             .thenText("first")
             .thenText("second")
@@ -348,8 +353,9 @@ class RunnerTest {
 
   @Test
   void maxLlmCalls_endsARunawayToolLoop() {
-    FakeLlm llm =
-        FakeLlm.answering(req -> FakeLlm.functionCallResponse("update_action_count", Map.of()));
+    ScriptedLlm llm =
+        ScriptedLlm.answering(
+            req -> ScriptedLlm.functionCallResponse("update_action_count", Map.of()));
     LlmAgent agent = LlmAgent.builder().name("A").model(llm).tools(new UpdateActionCount()).build();
     newSession("s");
     assertThatThrownBy(
@@ -377,8 +383,8 @@ class RunnerTest {
             return Single.error(new IllegalStateException("boom"));
           }
         };
-    FakeLlm llm =
-        FakeLlm.builder()
+    ScriptedLlm llm =
+        ScriptedLlm.builder()
             .thenFunctionCall("explode", Map.of())
             .thenFunctionCall("no_such_tool", Map.of())
             .thenText("recovered")
@@ -399,8 +405,8 @@ class RunnerTest {
   void twoRunsOnOneSessionThroughOneRunner_areSerialized_neverStale() throws Exception {
     CountDownLatch firstInModel = new CountDownLatch(1);
     CountDownLatch release = new CountDownLatch(1);
-    FakeLlm llm =
-        FakeLlm.answering(
+    ScriptedLlm llm =
+        ScriptedLlm.answering(
             req -> {
               if (Contents.lastUserText(req).equals("first")) {
                 firstInModel.countDown();
@@ -410,7 +416,7 @@ class RunnerTest {
                   Thread.currentThread().interrupt();
                 }
               }
-              return FakeLlm.textResponse("re: " + Contents.lastUserText(req));
+              return ScriptedLlm.textResponse("re: " + Contents.lastUserText(req));
             });
     LlmAgent agent = LlmAgent.builder().name("A").model(llm).outputKey("last").build();
     newSession("s");
@@ -444,7 +450,7 @@ class RunnerTest {
 
   @Test
   void inMemoryRunner_hasItsOwnSessionService() {
-    FakeLlm llm = FakeLlm.builder().thenText("hi").build();
+    ScriptedLlm llm = ScriptedLlm.builder().thenText("hi").build();
     InMemoryRunner runner = new InMemoryRunner(LlmAgent.builder().name("A").model(llm).build());
     BaseSessionService service = runner.sessionService();
     service.createSession(runner.appName(), USER, null, "s").blockingGet();
@@ -454,8 +460,8 @@ class RunnerTest {
 
   @Test
   void errorResponseFromTheModel_isAnEventWithErrorFields_andNoOutputKeyWrite() {
-    FakeLlm llm =
-        FakeLlm.builder()
+    ScriptedLlm llm =
+        ScriptedLlm.builder()
             .thenResponse(LlmResponse.builder().errorCode("SAFETY").errorMessage("blocked").build())
             .build();
     LlmAgent agent = LlmAgent.builder().name("A").model(llm).outputKey("out").build();
@@ -467,7 +473,7 @@ class RunnerTest {
 
   @Test
   void requestCarriesToolDeclarations() {
-    FakeLlm llm = FakeLlm.builder().thenText("ok").build();
+    ScriptedLlm llm = ScriptedLlm.builder().thenText("ok").build();
     LlmAgent agent = LlmAgent.builder().name("A").model(llm).tools(new UpdateActionCount()).build();
     newSession("s");
     run(runner(agent), "s", "hi");
@@ -480,7 +486,7 @@ class RunnerTest {
 
   @Test
   void missingRequiredPlaceholder_failsTheInvocationNamingKeyAndAgent() {
-    FakeLlm llm = FakeLlm.builder().build();
+    ScriptedLlm llm = ScriptedLlm.builder().build();
     LlmAgent agent =
         LlmAgent.builder().name("Strict").model(llm).instruction("Help with {topic}.").build();
     newSession("s");
@@ -493,7 +499,7 @@ class RunnerTest {
 
   @Test
   void globalInstruction_isTemplatedAndPrecedesTheAgentsOwn() {
-    FakeLlm llm = FakeLlm.builder().thenText("ok").build();
+    ScriptedLlm llm = ScriptedLlm.builder().thenText("ok").build();
     LlmAgent agent =
         LlmAgent.builder()
             .name("A")
@@ -528,7 +534,7 @@ class RunnerTest {
             return Single.just(Map.of());
           }
         };
-    FakeLlm llm = FakeLlm.builder().thenFunctionCall("swap", Map.of()).build();
+    ScriptedLlm llm = ScriptedLlm.builder().thenFunctionCall("swap", Map.of()).build();
     LlmAgent agent = LlmAgent.builder().name("A").model(llm).tools(tool).build();
     newSession("s");
     List<Event> events = run(runner(agent), "s", "go");
@@ -547,7 +553,7 @@ class RunnerTest {
 
   @Test
   void outputSchema_storesTheParsedObject_andAsksTheModelForJson() {
-    FakeLlm llm = FakeLlm.builder().thenText("{\"city\": \"Paris\", \"days\": 3}").build();
+    ScriptedLlm llm = ScriptedLlm.builder().thenText("{\"city\": \"Paris\", \"days\": 3}").build();
     com.google.genai.types.Schema schema =
         com.google.genai.types.Schema.builder()
             .type("OBJECT")

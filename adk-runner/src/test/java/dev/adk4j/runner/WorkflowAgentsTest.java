@@ -16,8 +16,8 @@ import dev.adk4j.events.EventActions;
 import dev.adk4j.sessions.InMemorySessionService;
 import dev.adk4j.sessions.Session;
 import dev.adk4j.state.Scope;
-import dev.adk4j.testing.Contents;
-import dev.adk4j.testing.FakeLlm;
+import dev.adk4j.testing.ScriptedLlm;
+import dev.adk4j.testsupport.Contents;
 import dev.adk4j.tools.BaseTool;
 import dev.adk4j.tools.ToolContext;
 import io.reactivex.rxjava3.core.Flowable;
@@ -54,13 +54,13 @@ class WorkflowAgentsTest {
 
   @Test
   void sequential_tempOutputKey_isVisibleToTheNextAgent_andNeverStored() {
-    FakeLlm llm =
-        FakeLlm.builder()
+    ScriptedLlm llm =
+        ScriptedLlm.builder()
             .whenInstructionContains(
-                "Write a draft", FakeLlm.script().thenText("A draft about cats."))
+                "Write a draft", ScriptedLlm.script().thenText("A draft about cats."))
             .whenInstructionContains(
                 "Review this draft",
-                FakeLlm.script().thenText("Looks good.").thenText("Nothing to review."))
+                ScriptedLlm.script().thenText("Looks good.").thenText("Nothing to review."))
             .build();
     LlmAgent writer =
         LlmAgent.builder()
@@ -225,11 +225,11 @@ class WorkflowAgentsTest {
   @Test
   void parallelBranches_seeOnlyTheirOwnBranchHistory() {
     java.util.concurrent.CountDownLatch rightDone = new java.util.concurrent.CountDownLatch(1);
-    FakeLlm llm =
-        FakeLlm.builder()
-            .whenInstructionContains("first left", FakeLlm.script().thenText("L1"))
-            .whenInstructionContains("second left", FakeLlm.script().thenText("L2"))
-            .whenInstructionContains("first right", FakeLlm.script().thenText("R1"))
+    ScriptedLlm llm =
+        ScriptedLlm.builder()
+            .whenInstructionContains("first left", ScriptedLlm.script().thenText("L1"))
+            .whenInstructionContains("second left", ScriptedLlm.script().thenText("L2"))
+            .whenInstructionContains("first right", ScriptedLlm.script().thenText("R1"))
             .build();
     BaseAgent waitForRight =
         new BaseAgent("wait_for_right", "", List.of(), List.of(), List.of()) {
@@ -303,8 +303,8 @@ class WorkflowAgentsTest {
 
   @Test
   void loop_stopsOnEscalate() {
-    FakeLlm llm =
-        FakeLlm.builder()
+    ScriptedLlm llm =
+        ScriptedLlm.builder()
             .thenText("round 1")
             .thenText("round 2")
             .thenFunctionCall("finish", Map.of())
@@ -330,7 +330,7 @@ class WorkflowAgentsTest {
 
   @Test
   void loop_stopsAtMaxIterations() {
-    FakeLlm llm = FakeLlm.answering(req -> FakeLlm.textResponse("again"));
+    ScriptedLlm llm = ScriptedLlm.answering(req -> ScriptedLlm.textResponse("again"));
     LlmAgent worker = LlmAgent.builder().name("worker").model(llm).build();
     run(LoopAgent.builder().name("loop").subAgents(worker).maxIterations(4).build(), "s", "go");
     assertThat(llm.callCount()).isEqualTo(4);
@@ -353,14 +353,14 @@ class WorkflowAgentsTest {
 
   @Test
   void outputKeyAfterTransfer_storesNothingInTheParentsKey() {
-    FakeLlm llm =
-        FakeLlm.builder()
+    ScriptedLlm llm =
+        ScriptedLlm.builder()
             .whenInstructionContains(
                 "You are the router",
-                FakeLlm.script()
+                ScriptedLlm.script()
                     .thenFunctionCall("transfer_to_agent", Map.of("agent_name", "expert")))
             .whenInstructionContains(
-                "You are the expert", FakeLlm.script().thenText("Expert answer"))
+                "You are the expert", ScriptedLlm.script().thenText("Expert answer"))
             .build();
     LlmAgent expert =
         LlmAgent.builder()
@@ -392,10 +392,11 @@ class WorkflowAgentsTest {
 
   @Test
   void beforeAgentCallbackContent_skipsOnlyItsSubAgent_andTheRunnerStoresTheRest() {
-    FakeLlm llm =
-        FakeLlm.builder()
-            .whenInstructionContains("Draft.", FakeLlm.script().thenText("Draft text."))
-            .whenInstructionContains("Publish: cached review", FakeLlm.script().thenText("Done."))
+    ScriptedLlm llm =
+        ScriptedLlm.builder()
+            .whenInstructionContains("Draft.", ScriptedLlm.script().thenText("Draft text."))
+            .whenInstructionContains(
+                "Publish: cached review", ScriptedLlm.script().thenText("Done."))
             .build();
     LlmAgent drafter = LlmAgent.builder().name("drafter").model(llm).instruction("Draft.").build();
     LlmAgent reviewer =
