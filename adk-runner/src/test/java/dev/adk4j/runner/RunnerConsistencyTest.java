@@ -24,7 +24,6 @@ import dev.adk4j.testsupport.Contents;
 import dev.adk4j.tools.BaseTool;
 import dev.adk4j.tools.ToolContext;
 import io.reactivex.rxjava3.core.Flowable;
-import io.reactivex.rxjava3.core.Maybe;
 import io.reactivex.rxjava3.core.Single;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -95,59 +94,6 @@ class RunnerConsistencyTest {
       }
     }
     return calls;
-  }
-
-  @Test
-  void toolThatWritesStateThenThrows_hasItsWritesDiscarded() {
-    BaseTool failing =
-        tool(
-            "half",
-            ctx -> {
-              ctx.state().put("user:written", "by a failing tool");
-              ctx.state().increment("user:n", 1);
-              throw new IllegalStateException("half done");
-            });
-    ScriptedLlm llm =
-        ScriptedLlm.builder().thenFunctionCall("half", Map.of()).thenText("ok").build();
-    newSession("s");
-
-    runner(LlmAgent.builder().name("A").model(llm).tools(failing).build())
-        .runAsync(USER, "s", Contents.user("go"))
-        .blockingSubscribe();
-
-    Event response = storedEvents("s").get(2);
-    assertThat(response.functionResponses()).hasSize(1);
-    assertThat(response.functionResponses().get(0).response().orElseThrow().get("error"))
-        .asString()
-        .contains("half done");
-    assertThat(response.actions().stateDelta()).isEmpty();
-    assertThat(sessions.getSession(APP, USER, "s").blockingGet().state())
-        .doesNotContainKeys("user:written", "user:n");
-  }
-
-  @Test
-  void callbackWritingOnlyTempKeys_storesNoEvent_butItsWritesAreVisible() {
-    ScriptedLlm llm =
-        ScriptedLlm.answering(req -> ScriptedLlm.textResponse("mode " + req.systemInstruction()));
-    LlmAgent agent =
-        LlmAgent.builder()
-            .name("A")
-            .model(llm)
-            .instruction("{temp:mode}")
-            .beforeAgentCallback(
-                cc -> {
-                  cc.state().put("temp:mode", "fast");
-                  return Maybe.empty();
-                })
-            .build();
-    newSession("s");
-
-    List<Event> emitted =
-        runner(agent).runAsync(USER, "s", Contents.user("hi")).toList().blockingGet();
-
-    assertThat(emitted).hasSize(1);
-    assertThat(storedEvents("s")).hasSize(2); // the user's message and the reply only
-    assertThat(llm.lastRequest().systemInstruction()).contains("fast");
   }
 
   @Test
@@ -310,32 +256,6 @@ class RunnerConsistencyTest {
     assertThat(last.errorCode()).contains("STATE_CONFLICT");
     assertThat(stored).noneMatch(e -> e.actions().stateDelta().containsKey("user:count"));
     assertThat(runs.get()).isEqualTo(1);
-  }
-
-  @Test
-  void conflict_withRetries_reRunsTheToolOnFreshState() {
-    newSession("s");
-    newSession("other");
-    AtomicInteger runs = new AtomicInteger();
-    ScriptedLlm llm =
-        ScriptedLlm.builder().thenFunctionCall("count", Map.of()).thenText("done").build();
-    LlmAgent agent = LlmAgent.builder().name("A").model(llm).tools(racingCounter(runs)).build();
-
-    List<Event> events =
-        runner(agent)
-            .runAsync(
-                USER,
-                "s",
-                Contents.user("count"),
-                RunConfig.builder().stateConflictRetries(2).build())
-            .toList()
-            .blockingGet();
-
-    assertThat(runs.get()).isEqualTo(2);
-    assertThat(sessions.getSession(APP, USER, "s").blockingGet().state())
-        .containsEntry("user:count", 11);
-    assertThat(events.get(events.size() - 1).errorCode()).isEmpty();
-    assertThat(unansweredCalls(storedEvents("s"))).isEmpty();
   }
 
   @Test
