@@ -6,8 +6,8 @@ import static org.assertj.core.api.Assertions.tuple;
 import com.google.genai.types.Schema;
 import dev.adk4j.events.Event;
 import dev.adk4j.events.EventActions;
-import dev.adk4j.testing.Contents;
-import dev.adk4j.testing.FakeLlm;
+import dev.adk4j.testing.ScriptedLlm;
+import dev.adk4j.testsupport.Contents;
 import io.reactivex.rxjava3.core.Maybe;
 import io.reactivex.rxjava3.schedulers.Schedulers;
 import java.util.List;
@@ -32,7 +32,7 @@ class BeforeAgentCallbackTest {
   private static LlmAgent.Builder guarded(String name, String reply) {
     return LlmAgent.builder()
         .name(name)
-        .model(FakeLlm.builder().build())
+        .model(ScriptedLlm.builder().build())
         .instruction("never sent")
         .beforeAgentCallback(ctx -> Maybe.just(Contents.model(reply)));
   }
@@ -40,7 +40,7 @@ class BeforeAgentCallbackTest {
   private static LlmAgent answering(String name, String answer) {
     return LlmAgent.builder()
         .name(name)
-        .model(FakeLlm.answering(r -> FakeLlm.textResponse(answer)))
+        .model(ScriptedLlm.answering(r -> ScriptedLlm.textResponse(answer)))
         .instruction("Answer.")
         .build();
   }
@@ -48,7 +48,7 @@ class BeforeAgentCallbackTest {
   @Test
   void sequential_beforeCallbackContent_skipsOnlyThatSubAgent_andThePipelineGoesOn() {
     AtomicInteger afterCallbackRuns = new AtomicInteger();
-    FakeLlm guardedModel = FakeLlm.builder().build();
+    ScriptedLlm guardedModel = ScriptedLlm.builder().build();
     LlmAgent guarded =
         LlmAgent.builder()
             .name("guarded")
@@ -65,7 +65,7 @@ class BeforeAgentCallbackTest {
                   return Maybe.empty();
                 })
             .build();
-    FakeLlm lastModel = FakeLlm.builder().thenText("last answer").build();
+    ScriptedLlm lastModel = ScriptedLlm.builder().thenText("last answer").build();
     LlmAgent last = LlmAgent.builder().name("last").model(lastModel).instruction("Last.").build();
     SequentialAgent pipeline =
         SequentialAgent.builder()
@@ -130,7 +130,7 @@ class BeforeAgentCallbackTest {
     LlmAgent gate =
         LlmAgent.builder()
             .name("gate")
-            .model(FakeLlm.builder().build())
+            .model(ScriptedLlm.builder().build())
             .beforeAgentCallback(
                 ctx -> Maybe.just(Contents.model("gate round " + rounds.incrementAndGet())))
             .build();
@@ -161,7 +161,7 @@ class BeforeAgentCallbackTest {
     LlmAgent gate =
         LlmAgent.builder()
             .name("gate")
-            .model(FakeLlm.builder().build())
+            .model(ScriptedLlm.builder().build())
             .beforeAgentCallback(
                 ctx -> {
                   int round = rounds.incrementAndGet();
@@ -194,7 +194,7 @@ class BeforeAgentCallbackTest {
     LlmAgent cached =
         LlmAgent.builder()
             .name("cached")
-            .model(FakeLlm.builder().build())
+            .model(ScriptedLlm.builder().build())
             .outputKey("answer")
             .beforeAgentCallback(
                 ctx -> {
@@ -240,7 +240,7 @@ class BeforeAgentCallbackTest {
   @Test
   void tempOutputKey_fromACallbacksContent_isVisibleToTheNextSubAgent() {
     LlmAgent drafter = guarded("drafter", "A cached draft.").outputKey("temp:draft").build();
-    FakeLlm reviewerModel = FakeLlm.builder().thenText("Fine.").build();
+    ScriptedLlm reviewerModel = ScriptedLlm.builder().thenText("Fine.").build();
     LlmAgent reviewer =
         LlmAgent.builder()
             .name("reviewer")

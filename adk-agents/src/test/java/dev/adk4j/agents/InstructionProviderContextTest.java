@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.adk4j.events.Event;
 import dev.adk4j.state.State;
-import dev.adk4j.testing.FakeLlm;
+import dev.adk4j.testing.ScriptedLlm;
 import io.reactivex.rxjava3.core.Maybe;
 import io.reactivex.rxjava3.core.Single;
 import java.util.ArrayList;
@@ -48,7 +48,7 @@ class InstructionProviderContextTest {
     }
   }
 
-  private static LlmAgent agentWith(InstructionProvider instruction, FakeLlm model) {
+  private static LlmAgent agentWith(InstructionProvider instruction, ScriptedLlm model) {
     return LlmAgent.builder().name("probed").model(model).instruction(instruction).build();
   }
 
@@ -56,7 +56,7 @@ class InstructionProviderContextTest {
   void instructionProvider_getsAReadonlyContext_whoseStateRefusesWrites_namingTheKey() {
     AgentHarness harness = new AgentHarness();
     Probe probe = new Probe("sneaky");
-    FakeLlm model = FakeLlm.builder().thenText("ok").build();
+    ScriptedLlm model = ScriptedLlm.builder().thenText("ok").build();
 
     List<Event> events = harness.run(agentWith(probe, model), "go");
 
@@ -76,7 +76,7 @@ class InstructionProviderContextTest {
   void globalInstructionProvider_getsAReadonlyContext_too() {
     AgentHarness harness = new AgentHarness();
     Probe global = new Probe("global_sneaky");
-    FakeLlm model = FakeLlm.builder().thenText("ok").build();
+    ScriptedLlm model = ScriptedLlm.builder().thenText("ok").build();
     LlmAgent agent =
         LlmAgent.builder()
             .name("probed")
@@ -101,7 +101,7 @@ class InstructionProviderContextTest {
   void canonicalInstruction_givenACallbackContext_stillHandsTheProviderAReadonlyOne() {
     AgentHarness harness = new AgentHarness();
     Probe probe = new Probe("direct");
-    LlmAgent agent = agentWith(probe, FakeLlm.builder().build());
+    LlmAgent agent = agentWith(probe, ScriptedLlm.builder().build());
     harness.run(new TestAgent("root"), "go"); // only to have an invocation context
     InvocationContext ctx = harness.lastContext().forAgent(agent);
     CallbackContext callbackContext = new CallbackContext(ctx);
@@ -120,7 +120,7 @@ class InstructionProviderContextTest {
         new AgentHarness(Map.of("topic", "sessions", "user:profile", Map.of("name", "Ada")));
     harness.saveTextArtifact("notes.txt", "remember the delta");
     AtomicReference<Object> moodSeen = new AtomicReference<>();
-    FakeLlm model = FakeLlm.builder().thenText("ok").build();
+    ScriptedLlm model = ScriptedLlm.builder().thenText("ok").build();
     LlmAgent agent =
         LlmAgent.builder()
             .name("templated")

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.genai.types.Schema;
 import dev.adk4j.events.Event;
-import dev.adk4j.testing.Contents;
-import dev.adk4j.testing.FakeLlm;
+import dev.adk4j.testing.ScriptedLlm;
+import dev.adk4j.testsupport.Contents;
 import io.reactivex.rxjava3.core.Maybe;
 import java.util.List;
 import java.util.Map;
@@ -24,7 +24,7 @@ class OutputKeyTest {
     LlmAgent.Builder b =
         LlmAgent.builder()
             .name("reporter")
-            .model(FakeLlm.builder().thenText(answer).build())
+            .model(ScriptedLlm.builder().thenText(answer).build())
             .instruction("Report.")
             .outputKey("report");
     if (withSchema) {
@@ -59,7 +59,7 @@ class OutputKeyTest {
     LlmAgent agent =
         LlmAgent.builder()
             .name("reporter")
-            .model(FakeLlm.builder().build())
+            .model(ScriptedLlm.builder().build())
             .outputKey("report")
             .outputSchema(REPORT)
             .beforeAgentCallback(ctx -> Maybe.just(Contents.model("   ")))

@@ -1,11 +1,11 @@
 package dev.adk4j.models;
 
-import static dev.adk4j.testing.FakeGeminiServer.asMidStreamChunk;
-import static dev.adk4j.testing.FakeGeminiServer.functionCallPart;
-import static dev.adk4j.testing.FakeGeminiServer.response;
-import static dev.adk4j.testing.FakeGeminiServer.textPart;
-import static dev.adk4j.testing.FakeGeminiServer.textResponse;
-import static dev.adk4j.testing.FakeGeminiServer.thoughtPart;
+import static dev.adk4j.testsupport.FakeGeminiServer.asMidStreamChunk;
+import static dev.adk4j.testsupport.FakeGeminiServer.functionCallPart;
+import static dev.adk4j.testsupport.FakeGeminiServer.response;
+import static dev.adk4j.testsupport.FakeGeminiServer.textPart;
+import static dev.adk4j.testsupport.FakeGeminiServer.textResponse;
+import static dev.adk4j.testsupport.FakeGeminiServer.thoughtPart;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -16,9 +16,9 @@ import com.google.genai.types.FunctionDeclaration;
 import com.google.genai.types.Part;
 import com.google.genai.types.Schema;
 import com.google.genai.types.Type;
-import dev.adk4j.testing.Contents;
-import dev.adk4j.testing.FakeGeminiServer;
-import dev.adk4j.testing.FakeGeminiServer.RecordedRequest;
+import dev.adk4j.testsupport.Contents;
+import dev.adk4j.testsupport.FakeGeminiServer;
+import dev.adk4j.testsupport.FakeGeminiServer.RecordedRequest;
 import io.reactivex.rxjava3.core.Flowable;
 import io.reactivex.rxjava3.subscribers.TestSubscriber;
 import java.util.List;

@@ -12,15 +12,35 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
- * The code in {@code docs/state.md} is the code of the examples: each block after a {@code <!--
- * snippet: File.java#tag -->} marker must equal the region between {@code // tag::tag[]} and {@code
- * // end::tag[]} of that example (indentation removed). Change the example, then copy the region
- * into the doc.
+ * The code in the docs is code of the project. In {@code docs/state.md}, each block after a {@code
+ * <!-- snippet: File.java#tag -->} marker must equal the region between {@code // tag::tag[]} and
+ * {@code // end::tag[]} of that example (indentation removed). In {@code README.md}, each block
+ * after a {@code <!-- snippet-file: path -->} marker must equal that whole file (a test, run by the
+ * suite) but for its package line. Change the code, then copy it into the doc.
  */
 class DocsSnippetsTest {
 
   private static final Pattern SNIPPET =
       Pattern.compile("<!-- snippet: (\\S+?)#(\\S+) -->\\s*```java\\n(.*?)\\n```", Pattern.DOTALL);
+
+  private static final Pattern FILE_SNIPPET =
+      Pattern.compile("<!-- snippet-file: (\\S+) -->\\s*```java\\n(.*?)\\n```", Pattern.DOTALL);
+
+  @Test
+  void readmeSnippets_areWholeTestFilesOfTheProject() throws IOException {
+    Path root = Path.of("").toAbsolutePath().getParent();
+    String readme = Files.readString(root.resolve("README.md"));
+    Matcher m = FILE_SNIPPET.matcher(readme);
+    int count = 0;
+    while (m.find()) {
+      count++;
+      String source = Files.readString(root.resolve(m.group(1)));
+      assertThat(source).as("%s", m.group(1)).startsWith("package ");
+      String withoutPackage = source.substring(source.indexOf(";\n") + 2).strip();
+      assertThat(m.group(2)).as("snippet of %s in README.md", m.group(1)).isEqualTo(withoutPackage);
+    }
+    assertThat(count).as("snippet-file blocks in README.md").isGreaterThanOrEqualTo(1);
+  }
 
   @Test
   void stateGuideSnippets_matchTheExamplesSource() throws IOException {

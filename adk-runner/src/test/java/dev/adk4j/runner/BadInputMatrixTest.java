@@ -19,8 +19,8 @@ import dev.adk4j.sessions.SessionLimits;
 import dev.adk4j.sessions.SessionNotFoundException;
 import dev.adk4j.sessions.SharedEmbeddedPostgres;
 import dev.adk4j.sessions.StaleSessionException;
-import dev.adk4j.testing.Contents;
-import dev.adk4j.testing.FakeLlm;
+import dev.adk4j.testing.ScriptedLlm;
+import dev.adk4j.testsupport.Contents;
 import dev.adk4j.tools.Annotations;
 import dev.adk4j.tools.BaseTool;
 import dev.adk4j.tools.FunctionTool;
@@ -386,14 +386,15 @@ class BadInputMatrixTest {
   }
 
   static LlmAgent callsTool(BaseTool tool, Map<String, ?> args) {
-    FakeLlm llm = FakeLlm.builder().thenFunctionCall(tool.name(), args).thenText("done").build();
+    ScriptedLlm llm =
+        ScriptedLlm.builder().thenFunctionCall(tool.name(), args).thenText("done").build();
     return LlmAgent.builder().name("worker").model(llm).tools(tool).build();
   }
 
   static LlmAgent answering(String instruction) {
     return LlmAgent.builder()
         .name("templated")
-        .model(FakeLlm.answering(r -> FakeLlm.textResponse("ok")))
+        .model(ScriptedLlm.answering(r -> ScriptedLlm.textResponse("ok")))
         .instruction(instruction)
         .build();
   }
@@ -402,7 +403,7 @@ class BadInputMatrixTest {
   static LlmAgent callbackWriting(String key, Object value) {
     return LlmAgent.builder()
         .name("cb")
-        .model(FakeLlm.answering(r -> FakeLlm.textResponse("never reached")))
+        .model(ScriptedLlm.answering(r -> ScriptedLlm.textResponse("never reached")))
         .beforeAgentCallback(
             cc -> {
               cc.state().put("user:before", "written first");
@@ -882,10 +883,10 @@ class BadInputMatrixTest {
               LlmAgent helper =
                   LlmAgent.builder()
                       .name("helper")
-                      .model(FakeLlm.answering(r -> FakeLlm.textResponse("never")))
+                      .model(ScriptedLlm.answering(r -> ScriptedLlm.textResponse("never")))
                       .build();
-              FakeLlm llm =
-                  FakeLlm.builder()
+              ScriptedLlm llm =
+                  ScriptedLlm.builder()
                       .thenFunctionCall(LlmAgent.TRANSFER_TO_AGENT, Map.of("agent_name", "ghost"))
                       .thenText("sorry, staying here")
                       .build();
@@ -970,7 +971,7 @@ class BadInputMatrixTest {
   @MethodSource("unbalancedTemplates")
   void unbalancedBraces_stayLiteral(String template, String rendered) {
     Fx fx = new Fx(backends.get(Backend.MEMORY));
-    FakeLlm llm = FakeLlm.answering(r -> FakeLlm.textResponse("ok"));
+    ScriptedLlm llm = ScriptedLlm.answering(r -> ScriptedLlm.textResponse("ok"));
     LlmAgent agent = LlmAgent.builder().name("templated").model(llm).instruction(template).build();
 
     fx.turn(agent);
@@ -1018,7 +1019,7 @@ class BadInputMatrixTest {
   @EnumSource(Backend.class)
   void malformedJson_forAnOutputSchema_isStoredAsText_withAWarning(Backend backend) {
     Fx fx = new Fx(backends.get(backend));
-    FakeLlm llm = FakeLlm.builder().thenText("{\"verdict\": \"yes\",").build();
+    ScriptedLlm llm = ScriptedLlm.builder().thenText("{\"verdict\": \"yes\",").build();
     LlmAgent judge =
         LlmAgent.builder()
             .name("judge")

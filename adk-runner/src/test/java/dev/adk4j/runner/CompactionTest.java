@@ -9,16 +9,19 @@ import dev.adk4j.events.Event;
 import dev.adk4j.events.EventCompaction;
 import dev.adk4j.models.LlmRequest;
 import dev.adk4j.sessions.InMemorySessionService;
-import dev.adk4j.testing.Contents;
-import dev.adk4j.testing.FakeLlm;
+import dev.adk4j.testing.ScriptedLlm;
+import dev.adk4j.testsupport.Contents;
 import io.reactivex.rxjava3.core.Maybe;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
-/** Event compaction and history windows: what the model receives, and what stays stored. */
+/**
+ * Event compaction: what the model receives, and what stays stored. (The agent's own history
+ * windows, {@code includeContents} and {@code historyWindow}, are tested in adk-agents' {@code
+ * LlmAgentHistoryTest}.)
+ */
 class CompactionTest {
 
   static final String APP = "app";
@@ -27,8 +30,8 @@ class CompactionTest {
   final InMemorySessionService sessions = new InMemorySessionService();
 
   /** A model that echoes the last user text; records every request. */
-  final FakeLlm echo =
-      FakeLlm.answering(req -> FakeLlm.textResponse("echo " + Contents.lastUserText(req)));
+  final ScriptedLlm echo =
+      ScriptedLlm.answering(req -> ScriptedLlm.textResponse("echo " + Contents.lastUserText(req)));
 
   LlmAgent agent() {
     return LlmAgent.builder().name("A").model(echo).instruction("Be brief.").build();
@@ -132,8 +135,8 @@ class CompactionTest {
   @Test
   void defaultSummarizer_asksTheAgentsModel_andAFailedSummaryIsRetriedNextTurn() {
     AtomicInteger summaryCalls = new AtomicInteger();
-    FakeLlm model =
-        FakeLlm.builder()
+    ScriptedLlm model =
+        ScriptedLlm.builder()
             .otherwise(
                 req -> {
                   if (req.systemInstruction()
@@ -142,10 +145,10 @@ class CompactionTest {
                     if (summaryCalls.incrementAndGet() == 1) {
                       throw new IllegalStateException("summarizer down");
                     }
-                    return FakeLlm.textResponse(
+                    return ScriptedLlm.textResponse(
                         "They talked about " + Contents.lastUserText(req).length() + " chars");
                   }
-                  return FakeLlm.textResponse("ok");
+                  return ScriptedLlm.textResponse("ok");
                 })
             .build();
     Runner runner =
@@ -168,43 +171,5 @@ class CompactionTest {
     assertThat(compaction.actions().compaction().get().startTimestamp())
         .isEqualTo(events.get(0).timestamp());
     assertThat(summaryCalls.get()).isEqualTo(2);
-  }
-
-  @Test
-  void includeContentsNone_sendsOnlyTheCurrentInvocation() {
-    FakeLlm model = FakeLlm.answering(req -> FakeLlm.textResponse("ok"));
-    Runner runner =
-        new Runner(
-            LlmAgent.builder()
-                .name("A")
-                .model(model)
-                .includeContents(LlmAgent.IncludeContents.NONE)
-                .build(),
-            APP,
-            null,
-            sessions);
-    sessions.createSession(APP, USER, null, "s").blockingGet();
-    turn(runner, "one");
-    turn(runner, "two");
-    assertThat(texts(model.lastRequest())).isEqualTo("two|");
-  }
-
-  @Test
-  void historyWindow_sendsTheLastNInvocationsAndTheCurrentOne() {
-    FakeLlm model = FakeLlm.answering(req -> FakeLlm.textResponse("r"));
-    Runner runner =
-        new Runner(
-            LlmAgent.builder().name("A").model(model).historyWindow(2).build(),
-            APP,
-            null,
-            sessions);
-    sessions.createSession(APP, USER, null, "s").blockingGet();
-    for (String t : List.of("a", "b", "c", "d")) {
-      turn(runner, t);
-    }
-    assertThat(texts(model.lastRequest())).isEqualTo("b|r|c|r|d|");
-    List<String> sizes = new ArrayList<>();
-    model.requests().forEach(r -> sizes.add(String.valueOf(r.contents().size())));
-    assertThat(sizes).containsExactly("1", "3", "5", "5");
   }
 }

@@ -18,8 +18,8 @@ import dev.adk4j.sessions.Session;
 import dev.adk4j.sessions.SessionLimits;
 import dev.adk4j.sessions.SessionNotFoundException;
 import dev.adk4j.sessions.SharedEmbeddedPostgres;
-import dev.adk4j.testing.Contents;
-import dev.adk4j.testing.FakeLlm;
+import dev.adk4j.testing.ScriptedLlm;
+import dev.adk4j.testsupport.Contents;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -182,7 +182,7 @@ class IsolationTest {
     Session b = sessions.createSession(app, "bob", Map.of("user:secret", "s"), "b1").blockingGet();
     sessions.appendEvent(b, event(Map.of("count", 1))).blockingGet();
     String bobBefore = StoredHistory.describe(StoredHistory.read(sessions, app, "bob", "b1"));
-    FakeLlm llm = FakeLlm.answering(r -> FakeLlm.textResponse("hello"));
+    ScriptedLlm llm = ScriptedLlm.answering(r -> ScriptedLlm.textResponse("hello"));
     Runner runner =
         new Runner(LlmAgent.builder().name("a").model(llm).build(), app, null, sessions);
 
@@ -249,7 +249,7 @@ class IsolationTest {
         .hasMessageContaining("'" + two + "'");
 
     // A Runner of app two cannot reach app one's session either.
-    FakeLlm llm = FakeLlm.answering(r -> FakeLlm.textResponse("hello"));
+    ScriptedLlm llm = ScriptedLlm.answering(r -> ScriptedLlm.textResponse("hello"));
     Runner runnerOfTwo =
         new Runner(LlmAgent.builder().name("a").model(llm).build(), two, null, sessions);
     assertThatThrownBy(
@@ -282,7 +282,7 @@ class IsolationTest {
         .saveArtifact(app, "alice", "s", "x.txt", Part.fromText("ARTIFACT-TEXT"))
         .blockingGet();
     // The first agent's answer (a value the model chose) goes through an output key too.
-    FakeLlm llm = FakeLlm.builder().thenText("{user:secret}").thenText("done").build();
+    ScriptedLlm llm = ScriptedLlm.builder().thenText("{user:secret}").thenText("done").build();
     LlmAgent echo =
         LlmAgent.builder().name("echo").model(llm).instruction("Echo.").outputKey("said").build();
     LlmAgent reader =

@@ -14,20 +14,17 @@ import dev.adk4j.events.Event;
 import dev.adk4j.models.BaseLlm;
 import dev.adk4j.models.Gemini;
 import dev.adk4j.models.LlmException;
-import dev.adk4j.models.LlmRequest;
-import dev.adk4j.models.LlmResponse;
 import dev.adk4j.runner.TestBackends.Backend;
 import dev.adk4j.sessions.BaseSessionService;
 import dev.adk4j.sessions.Session;
 import dev.adk4j.sessions.SessionLease;
 import dev.adk4j.sessions.SessionLimits;
 import dev.adk4j.sessions.SharedEmbeddedPostgres;
-import dev.adk4j.testing.Contents;
-import dev.adk4j.testing.FakeGeminiServer;
-import dev.adk4j.testing.FakeLlm;
+import dev.adk4j.testing.ScriptedLlm;
+import dev.adk4j.testsupport.Contents;
+import dev.adk4j.testsupport.FakeGeminiServer;
 import dev.adk4j.tools.BaseTool;
 import dev.adk4j.tools.ToolContext;
-import io.reactivex.rxjava3.core.Flowable;
 import io.reactivex.rxjava3.core.Maybe;
 import io.reactivex.rxjava3.core.Single;
 import java.io.IOException;
@@ -48,7 +45,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterAll;
@@ -218,11 +214,11 @@ class ModelFaultsTest {
   static List<Named> faults() {
     return List.of(
         new Named(
-            "FakeLlm: an LlmException (HTTP 503)",
+            "ScriptedLlm: an LlmException (HTTP 503)",
             Fault.of(
                 "answered 503",
                 t ->
-                    FakeLlm.builder()
+                    ScriptedLlm.builder()
                         .model("fake-model")
                         .thenFunctionCall("count", Map.of())
                         .thenError(
@@ -230,11 +226,11 @@ class ModelFaultsTest {
                         .thenText("recovered")
                         .build())),
         new Named(
-            "FakeLlm: a RuntimeException of the model's own",
+            "ScriptedLlm: a RuntimeException of the model's own",
             Fault.of(
                     "fake-model broke",
                     t ->
-                        FakeLlm.builder()
+                        ScriptedLlm.builder()
                             .model("fake-model")
                             .thenFunctionCall("count", Map.of())
                             .thenError(new IllegalStateException("fake-model broke"))
@@ -242,31 +238,31 @@ class ModelFaultsTest {
                             .build())
                 .with("INTERNAL_ERROR", IllegalStateException.class)),
         new Named(
-            "FakeLlm: fails while streaming, after partial responses",
+            "ScriptedLlm: fails while streaming, after partial responses",
             Fault.of(
                     "stream cut",
                     t ->
-                        new ScriptedLlm(
-                            "fake-model",
-                            () -> Flowable.just(FakeLlm.functionCallResponse("count", Map.of())),
-                            () ->
-                                Flowable.concat(
-                                    Flowable.just(partial("Half an ans"), partial("wer")),
-                                    Flowable.error(
-                                        new LlmException(
-                                            "fake-model", 0, "fake-model: stream cut", null))),
-                            () -> Flowable.just(FakeLlm.textResponse("recovered"))))
+                        ScriptedLlm.builder()
+                            .model("fake-model")
+                            .thenFunctionCall("count", Map.of())
+                            .thenErrorAfterPartials(
+                                new LlmException("fake-model", 0, "fake-model: stream cut", null),
+                                "Half an ans",
+                                "wer")
+                            .thenText("recovered")
+                            .build())
                 .with(RunConfig.builder().streamingMode(RunConfig.StreamingMode.SSE).build())),
         new Named(
             "a model that never answers (RunConfig.llmCallTimeout)",
             Fault.of(
                     "no response within 300 ms (RunConfig.llmCallTimeout)",
                     t ->
-                        new ScriptedLlm(
-                            "silent-model",
-                            () -> Flowable.just(FakeLlm.functionCallResponse("count", Map.of())),
-                            Flowable::never,
-                            () -> Flowable.just(FakeLlm.textResponse("recovered"))))
+                        ScriptedLlm.builder()
+                            .model("silent-model")
+                            .thenFunctionCall("count", Map.of())
+                            .thenNoAnswer()
+                            .thenText("recovered")
+                            .build())
                 .with(RunConfig.builder().llmCallTimeout(Duration.ofMillis(300)).build())),
         new Named(
             "Gemini: HTTP 500",
@@ -315,10 +311,6 @@ class ModelFaultsTest {
                 "could not be reached: Failed to execute HTTP request."
                     + " (InterruptedIOException: timeout)",
                 t -> hangingGemini(t, Duration.ofMillis(500)))));
-  }
-
-  static LlmResponse partial(String text) {
-    return LlmResponse.builder().content(Contents.model(text)).partial(true).build();
   }
 
   static Gemini gemini(String baseUrl, Duration timeout) {
@@ -429,18 +421,11 @@ class ModelFaultsTest {
     sessions.createSession(APP, user, null, sid).blockingGet();
     // Each chunk comes 150 ms after the last, 600 ms in all: only the gaps count.
     BaseLlm slow =
-        new ScriptedLlm(
-            "slow-model",
-            () ->
-                Flowable.concat(
-                    Flowable.just(partial("a"))
-                        .delay(150, java.util.concurrent.TimeUnit.MILLISECONDS),
-                    Flowable.just(partial("b"))
-                        .delay(150, java.util.concurrent.TimeUnit.MILLISECONDS),
-                    Flowable.just(partial("c"))
-                        .delay(150, java.util.concurrent.TimeUnit.MILLISECONDS),
-                    Flowable.just(FakeLlm.textResponse("abc"))
-                        .delay(150, java.util.concurrent.TimeUnit.MILLISECONDS)));
+        ScriptedLlm.builder()
+            .model("slow-model")
+            .thenStreamedText("a", "b", "c")
+            .delayed(Duration.ofMillis(150))
+            .build();
     Runner runner =
         new Runner(LlmAgent.builder().name("a").model(slow).build(), APP, null, sessions);
 
@@ -461,32 +446,6 @@ class ModelFaultsTest {
   }
 
   // ---- test doubles ----
-
-  /** A model answering each call with the next flow of its script. */
-  static final class ScriptedLlm extends BaseLlm {
-    private final Deque<Supplier<Flowable<LlmResponse>>> script;
-
-    @SafeVarargs
-    ScriptedLlm(String model, Supplier<Flowable<LlmResponse>>... calls) {
-      super(model);
-      this.script = new ArrayDeque<>(List.of(calls));
-    }
-
-    @Override
-    public Flowable<LlmResponse> generateContent(LlmRequest request, boolean stream) {
-      return Flowable.defer(
-          () -> {
-            Supplier<Flowable<LlmResponse>> next;
-            synchronized (script) {
-              next = script.poll();
-            }
-            if (next == null) {
-              return Flowable.error(new IllegalStateException(model() + ": no call left"));
-            }
-            return next.get();
-          });
-    }
-  }
 
   /**
    * An HTTP server answering each request with the next scripted raw reply: a status and a body

@@ -19,12 +19,11 @@ import dev.adk4j.sessions.Session;
 import dev.adk4j.sessions.SessionBusyException;
 import dev.adk4j.sessions.SessionLease;
 import dev.adk4j.sessions.StateConflictException;
-import dev.adk4j.testing.Contents;
-import dev.adk4j.testing.FakeLlm;
+import dev.adk4j.testing.ScriptedLlm;
+import dev.adk4j.testsupport.Contents;
 import dev.adk4j.tools.BaseTool;
 import dev.adk4j.tools.ToolContext;
 import io.reactivex.rxjava3.core.Flowable;
-import io.reactivex.rxjava3.core.Maybe;
 import io.reactivex.rxjava3.core.Single;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -98,59 +97,9 @@ class RunnerConsistencyTest {
   }
 
   @Test
-  void toolThatWritesStateThenThrows_hasItsWritesDiscarded() {
-    BaseTool failing =
-        tool(
-            "half",
-            ctx -> {
-              ctx.state().put("user:written", "by a failing tool");
-              ctx.state().increment("user:n", 1);
-              throw new IllegalStateException("half done");
-            });
-    FakeLlm llm = FakeLlm.builder().thenFunctionCall("half", Map.of()).thenText("ok").build();
-    newSession("s");
-
-    runner(LlmAgent.builder().name("A").model(llm).tools(failing).build())
-        .runAsync(USER, "s", Contents.user("go"))
-        .blockingSubscribe();
-
-    Event response = storedEvents("s").get(2);
-    assertThat(response.functionResponses()).hasSize(1);
-    assertThat(response.functionResponses().get(0).response().orElseThrow().get("error"))
-        .asString()
-        .contains("half done");
-    assertThat(response.actions().stateDelta()).isEmpty();
-    assertThat(sessions.getSession(APP, USER, "s").blockingGet().state())
-        .doesNotContainKeys("user:written", "user:n");
-  }
-
-  @Test
-  void callbackWritingOnlyTempKeys_storesNoEvent_butItsWritesAreVisible() {
-    FakeLlm llm = FakeLlm.answering(req -> FakeLlm.textResponse("mode " + req.systemInstruction()));
-    LlmAgent agent =
-        LlmAgent.builder()
-            .name("A")
-            .model(llm)
-            .instruction("{temp:mode}")
-            .beforeAgentCallback(
-                cc -> {
-                  cc.state().put("temp:mode", "fast");
-                  return Maybe.empty();
-                })
-            .build();
-    newSession("s");
-
-    List<Event> emitted =
-        runner(agent).runAsync(USER, "s", Contents.user("hi")).toList().blockingGet();
-
-    assertThat(emitted).hasSize(1);
-    assertThat(storedEvents("s")).hasSize(2); // the user's message and the reply only
-    assertThat(llm.lastRequest().systemInstruction()).contains("fast");
-  }
-
-  @Test
   void maxLlmCalls_blockingForEachSeesEveryStoredEvent_thenTheError_andTheHistoryIsClosed() {
-    FakeLlm llm = FakeLlm.answering(req -> FakeLlm.functionCallResponse("noop", Map.of()));
+    ScriptedLlm llm =
+        ScriptedLlm.answering(req -> ScriptedLlm.functionCallResponse("noop", Map.of()));
     LlmAgent agent =
         LlmAgent.builder().name("A").model(llm).tools(tool("noop", ctx -> Map.of())).build();
     Runner runner = runner(agent);
@@ -183,8 +132,8 @@ class RunnerConsistencyTest {
 
   @Test
   void modelErrorAfterAFunctionCall_leavesTheCallAnswered_andAFinalErrorEvent() {
-    FakeLlm llm =
-        FakeLlm.builder()
+    ScriptedLlm llm =
+        ScriptedLlm.builder()
             .thenFunctionCall("noop", Map.of())
             .thenError(
                 new dev.adk4j.models.LlmException(
@@ -226,7 +175,7 @@ class RunnerConsistencyTest {
                     return;
                   }
                   e.onNext(partial("lo"));
-                  e.onNext(FakeLlm.textResponse("Hello"));
+                  e.onNext(ScriptedLlm.textResponse("Hello"));
                   e.onComplete();
                 },
                 io.reactivex.rxjava3.core.BackpressureStrategy.BUFFER);
@@ -288,7 +237,8 @@ class RunnerConsistencyTest {
     newSession("s");
     newSession("other");
     AtomicInteger runs = new AtomicInteger();
-    FakeLlm llm = FakeLlm.builder().thenFunctionCall("count", Map.of()).thenText("done").build();
+    ScriptedLlm llm =
+        ScriptedLlm.builder().thenFunctionCall("count", Map.of()).thenText("done").build();
     LlmAgent agent = LlmAgent.builder().name("A").model(llm).tools(racingCounter(runs)).build();
 
     assertThatThrownBy(
@@ -309,31 +259,6 @@ class RunnerConsistencyTest {
   }
 
   @Test
-  void conflict_withRetries_reRunsTheToolOnFreshState() {
-    newSession("s");
-    newSession("other");
-    AtomicInteger runs = new AtomicInteger();
-    FakeLlm llm = FakeLlm.builder().thenFunctionCall("count", Map.of()).thenText("done").build();
-    LlmAgent agent = LlmAgent.builder().name("A").model(llm).tools(racingCounter(runs)).build();
-
-    List<Event> events =
-        runner(agent)
-            .runAsync(
-                USER,
-                "s",
-                Contents.user("count"),
-                RunConfig.builder().stateConflictRetries(2).build())
-            .toList()
-            .blockingGet();
-
-    assertThat(runs.get()).isEqualTo(2);
-    assertThat(sessions.getSession(APP, USER, "s").blockingGet().state())
-        .containsEntry("user:count", 11);
-    assertThat(events.get(events.size() - 1).errorCode()).isEmpty();
-    assertThat(unansweredCalls(storedEvents("s"))).isEmpty();
-  }
-
-  @Test
   void incrementThroughTheRunner_recordsTheStoredValue() {
     newSession("s");
     newSession("other");
@@ -345,7 +270,8 @@ class RunnerConsistencyTest {
                 .actions(EventActions.builder().putState("user:count", 41).build())
                 .build())
         .blockingGet();
-    FakeLlm llm = FakeLlm.builder().thenFunctionCall("inc", Map.of()).thenText("done").build();
+    ScriptedLlm llm =
+        ScriptedLlm.builder().thenFunctionCall("inc", Map.of()).thenText("done").build();
     LlmAgent agent =
         LlmAgent.builder()
             .name("A")
@@ -372,7 +298,7 @@ class RunnerConsistencyTest {
           LlmAgent.builder()
               .name("A")
               .model(
-                  FakeLlm.builder()
+                  ScriptedLlm.builder()
                       .otherwise(
                           req ->
                               req.contents()
@@ -382,8 +308,8 @@ class RunnerConsistencyTest {
                                       .get(0)
                                       .functionResponse()
                                       .isPresent()
-                                  ? FakeLlm.textResponse("done")
-                                  : FakeLlm.functionCallResponse("inc", Map.of()))
+                                  ? ScriptedLlm.textResponse("done")
+                                  : ScriptedLlm.functionCallResponse("inc", Map.of()))
                       .build())
               .tools(
                   tool(
@@ -428,7 +354,7 @@ class RunnerConsistencyTest {
     LlmAgent agent =
         LlmAgent.builder()
             .name("A")
-            .model(FakeLlm.answering(r -> FakeLlm.textResponse("x")))
+            .model(ScriptedLlm.answering(r -> ScriptedLlm.textResponse("x")))
             .build();
     try {
       assertThatThrownBy(

@@ -16,8 +16,8 @@ import dev.adk4j.sessions.ListEventsResponse;
 import dev.adk4j.sessions.ListSessionsResponse;
 import dev.adk4j.sessions.Session;
 import dev.adk4j.sessions.SharedEmbeddedPostgres;
-import dev.adk4j.testing.Contents;
-import dev.adk4j.testing.FakeLlm;
+import dev.adk4j.testing.ScriptedLlm;
+import dev.adk4j.testsupport.Contents;
 import io.reactivex.rxjava3.core.Completable;
 import io.reactivex.rxjava3.core.Maybe;
 import io.reactivex.rxjava3.core.Single;
@@ -152,8 +152,9 @@ class TurnReadsTest {
     return sb.toString();
   }
 
-  FakeLlm echo() {
-    return FakeLlm.answering(req -> FakeLlm.textResponse("echo " + Contents.lastUserText(req)));
+  ScriptedLlm echo() {
+    return ScriptedLlm.answering(
+        req -> ScriptedLlm.textResponse("echo " + Contents.lastUserText(req)));
   }
 
   static void turn(Runner runner, String text) {
@@ -166,7 +167,7 @@ class TurnReadsTest {
       throws Exception {
     Recording sessions = new Recording(open(backend));
     sessions.createSession(APP, USER, null, "s").blockingGet();
-    FakeLlm model = echo();
+    ScriptedLlm model = echo();
     Runner first =
         new Runner(LlmAgent.builder().name("A").model(model).build(), APP, null, sessions);
     Runner other =
@@ -214,7 +215,7 @@ class TurnReadsTest {
                                         .role("model")
                                         .parts(Part.fromText("SUM"))
                                         .build())));
-    FakeLlm warmModel = echo();
+    ScriptedLlm warmModel = echo();
     Runner warm =
         new Runner(
             LlmAgent.builder().name("A").model(warmModel).build(), APP, null, sessions, config);
@@ -224,7 +225,7 @@ class TurnReadsTest {
     // Compactions after b and d: 10 turn events + 2 compaction events.
     assertThat(sessions.listEvents(APP, USER, "s").blockingGet().events()).hasSize(12);
 
-    FakeLlm coldModel = echo();
+    ScriptedLlm coldModel = echo();
     Runner cold =
         new Runner(
             LlmAgent.builder().name("A").model(coldModel).build(), APP, null, sessions, config);

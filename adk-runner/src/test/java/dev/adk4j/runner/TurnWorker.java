@@ -8,8 +8,8 @@ import dev.adk4j.models.LlmRequest;
 import dev.adk4j.sessions.DatabaseSessionConfig;
 import dev.adk4j.sessions.DatabaseSessionService;
 import dev.adk4j.sessions.StateConflictException;
-import dev.adk4j.testing.Contents;
-import dev.adk4j.testing.FakeLlm;
+import dev.adk4j.testing.ScriptedLlm;
+import dev.adk4j.testsupport.Contents;
 import dev.adk4j.tools.FunctionTool;
 import dev.adk4j.tools.ToolContext;
 import java.io.BufferedReader;
@@ -105,15 +105,15 @@ public final class TurnWorker {
    * @param firstModelCall if not null, set to {@link System#nanoTime()} at the model's first call
    */
   static LlmAgent agent(Mode mode, @Nullable AtomicLong firstModelCall) {
-    FakeLlm llm =
-        FakeLlm.answering(
+    ScriptedLlm llm =
+        ScriptedLlm.answering(
             request -> {
               if (firstModelCall != null) {
                 firstModelCall.compareAndSet(0, System.nanoTime());
               }
               return lastContentIsFunctionResponse(request)
-                  ? FakeLlm.textResponse("done")
-                  : FakeLlm.functionCallResponse("count", Map.of());
+                  ? ScriptedLlm.textResponse("done")
+                  : ScriptedLlm.functionCallResponse("count", Map.of());
             });
     return LlmAgent.builder()
         .name("counter")

@@ -1,23 +1,14 @@
-package dev.adk4j.runner;
+package dev.adk4j.agents;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.genai.types.FunctionDeclaration;
-import dev.adk4j.agents.BaseAgent;
-import dev.adk4j.agents.CallbackContext;
-import dev.adk4j.agents.InvocationContext;
-import dev.adk4j.agents.LlmAgent;
-import dev.adk4j.agents.LoopAgent;
-import dev.adk4j.agents.ParallelAgent;
-import dev.adk4j.agents.RunConfig;
-import dev.adk4j.agents.SequentialAgent;
 import dev.adk4j.events.Event;
 import dev.adk4j.events.EventActions;
-import dev.adk4j.sessions.InMemorySessionService;
 import dev.adk4j.sessions.Session;
 import dev.adk4j.state.Scope;
-import dev.adk4j.testing.Contents;
-import dev.adk4j.testing.FakeLlm;
+import dev.adk4j.testing.ScriptedLlm;
+import dev.adk4j.testsupport.Contents;
 import dev.adk4j.tools.BaseTool;
 import dev.adk4j.tools.ToolContext;
 import io.reactivex.rxjava3.core.Flowable;
@@ -31,36 +22,23 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
-/** Sequential, parallel and loop agents, transfer, and outputKey across them. */
+/**
+ * Sequential, parallel and loop agents, transfer, and outputKey across them, run through an {@link
+ * InvocationContext} over the in-memory services ({@link AgentHarness}).
+ */
 class WorkflowAgentsTest {
 
-  static final String APP = "app";
-  static final String USER = "u";
-  final InMemorySessionService sessions = new InMemorySessionService();
-
-  List<Event> run(BaseAgent agent, String sessionId, String text) {
-    if (sessions.getSession(APP, USER, sessionId).blockingGet() == null) {
-      sessions.createSession(APP, USER, null, sessionId).blockingGet();
-    }
-    return new Runner(agent, APP, null, sessions)
-        .runAsync(USER, sessionId, Contents.user(text), RunConfig.builder().build())
-        .toList()
-        .blockingGet();
-  }
-
-  Session stored(String id) {
-    return sessions.getSession(APP, USER, id).blockingGet();
-  }
+  final AgentHarness harness = new AgentHarness();
 
   @Test
   void sequential_tempOutputKey_isVisibleToTheNextAgent_andNeverStored() {
-    FakeLlm llm =
-        FakeLlm.builder()
+    ScriptedLlm llm =
+        ScriptedLlm.builder()
             .whenInstructionContains(
-                "Write a draft", FakeLlm.script().thenText("A draft about cats."))
+                "Write a draft", ScriptedLlm.script().thenText("A draft about cats."))
             .whenInstructionContains(
                 "Review this draft",
-                FakeLlm.script().thenText("Looks good.").thenText("Nothing to review."))
+                ScriptedLlm.script().thenText("Looks good.").thenText("Nothing to review."))
             .build();
     LlmAgent writer =
         LlmAgent.builder()
@@ -79,13 +57,13 @@ class WorkflowAgentsTest {
     SequentialAgent pipeline =
         SequentialAgent.builder().name("pipeline").subAgents(writer, reviewer).build();
 
-    List<Event> events = run(pipeline, "s", "go");
+    List<Event> events = harness.run(pipeline, "go");
 
     assertThat(events).extracting(Event::author).containsExactly("writer", "reviewer");
     assertThat(events.get(0).invocationId()).isEqualTo(events.get(1).invocationId());
     LlmRequestView reviewRequest = new LlmRequestView(llm.requests().get(1));
     assertThat(reviewRequest.instruction()).contains("Review this draft: A draft about cats.");
-    Session s = stored("s");
+    Session s = harness.stored();
     assertThat(s.state()).containsEntry("review", "Looks good.");
     assertThat(s.state().keySet()).noneMatch(k -> k.startsWith("temp:"));
     assertThat(s.events())
@@ -101,7 +79,7 @@ class WorkflowAgentsTest {
             .model(llm)
             .instruction("Review this draft: [{temp:draft?}]")
             .build();
-    run(optionalReviewer, "s", "again");
+    harness.run(optionalReviewer, "again");
     assertThat(new LlmRequestView(llm.lastRequest()).instruction())
         .contains("Review this draft: []");
   }
@@ -142,10 +120,10 @@ class WorkflowAgentsTest {
             .subAgents(new Writer("a", 100), new Writer("b", 100), new Writer("c", 100))
             .build();
 
-    List<Event> events = run(parallel, "s", "go");
+    List<Event> events = harness.run(parallel, "go");
 
     assertThat(events).hasSize(300);
-    Session s = stored("s");
+    Session s = harness.stored();
     assertThat(s.events()).hasSize(301);
     for (String child : List.of("a", "b", "c")) {
       for (int i = 0; i < 100; i++) {
@@ -197,7 +175,7 @@ class WorkflowAgentsTest {
                 });
           }
         };
-    run(ParallelAgent.builder().name("p").subAgents(consumer, producer).build(), "s", "go");
+    harness.run(ParallelAgent.builder().name("p").subAgents(consumer, producer).build(), "go");
     assertThat(seen).containsEntry("signal", "hello from producer");
     assertThat(seen.get("producerThread")).isNotEqualTo(seen.get("consumerThread"));
   }
@@ -212,7 +190,7 @@ class WorkflowAgentsTest {
     ParallelAgent outer =
         ParallelAgent.builder().name("outer").subAgents(inner, new Writer("z", 1)).build();
 
-    List<Event> events = run(outer, "s", "go");
+    List<Event> events = harness.run(outer, "go");
 
     Map<String, String> branchByAuthor =
         events.stream().collect(Collectors.toMap(Event::author, e -> e.branch().orElse("")));
@@ -225,11 +203,11 @@ class WorkflowAgentsTest {
   @Test
   void parallelBranches_seeOnlyTheirOwnBranchHistory() {
     java.util.concurrent.CountDownLatch rightDone = new java.util.concurrent.CountDownLatch(1);
-    FakeLlm llm =
-        FakeLlm.builder()
-            .whenInstructionContains("first left", FakeLlm.script().thenText("L1"))
-            .whenInstructionContains("second left", FakeLlm.script().thenText("L2"))
-            .whenInstructionContains("first right", FakeLlm.script().thenText("R1"))
+    ScriptedLlm llm =
+        ScriptedLlm.builder()
+            .whenInstructionContains("first left", ScriptedLlm.script().thenText("L1"))
+            .whenInstructionContains("second left", ScriptedLlm.script().thenText("L2"))
+            .whenInstructionContains("first right", ScriptedLlm.script().thenText("R1"))
             .build();
     BaseAgent waitForRight =
         new BaseAgent("wait_for_right", "", List.of(), List.of(), List.of()) {
@@ -269,7 +247,7 @@ class WorkflowAgentsTest {
                 signalRightDone)
             .build();
 
-    run(ParallelAgent.builder().name("p").subAgents(left, right).build(), "s", "go");
+    harness.run(ParallelAgent.builder().name("p").subAgents(left, right).build(), "go");
 
     String left2Request =
         llm.requests().stream()
@@ -279,7 +257,7 @@ class WorkflowAgentsTest {
             .contents()
             .toString();
     assertThat(left2Request).contains("L1").doesNotContain("R1");
-    assertThat(stored("s").events())
+    assertThat(harness.stored().events())
         .extracting(e -> e.branch().orElse(""))
         .contains("p.left", "p.right");
   }
@@ -303,8 +281,8 @@ class WorkflowAgentsTest {
 
   @Test
   void loop_stopsOnEscalate() {
-    FakeLlm llm =
-        FakeLlm.builder()
+    ScriptedLlm llm =
+        ScriptedLlm.builder()
             .thenText("round 1")
             .thenText("round 2")
             .thenFunctionCall("finish", Map.of())
@@ -322,17 +300,17 @@ class WorkflowAgentsTest {
             .build();
     LoopAgent loop = LoopAgent.builder().name("loop").subAgents(worker).maxIterations(10).build();
 
-    run(loop, "s", "go");
+    harness.run(loop, "go");
 
     assertThat(llm.callCount()).isEqualTo(3);
-    assertThat(stored("s").state()).containsEntry("rounds", 3);
+    assertThat(harness.stored().state()).containsEntry("rounds", 3);
   }
 
   @Test
   void loop_stopsAtMaxIterations() {
-    FakeLlm llm = FakeLlm.answering(req -> FakeLlm.textResponse("again"));
+    ScriptedLlm llm = ScriptedLlm.answering(req -> ScriptedLlm.textResponse("again"));
     LlmAgent worker = LlmAgent.builder().name("worker").model(llm).build();
-    run(LoopAgent.builder().name("loop").subAgents(worker).maxIterations(4).build(), "s", "go");
+    harness.run(LoopAgent.builder().name("loop").subAgents(worker).maxIterations(4).build(), "go");
     assertThat(llm.callCount()).isEqualTo(4);
   }
 
@@ -347,20 +325,20 @@ class WorkflowAgentsTest {
           }
         };
     Writer after = new Writer("after", 1);
-    run(LoopAgent.builder().name("loop").subAgents(stopper, after).build(), "s", "go");
-    assertThat(stored("s").state()).doesNotContainKey("after_0");
+    harness.run(LoopAgent.builder().name("loop").subAgents(stopper, after).build(), "go");
+    assertThat(harness.stored().state()).doesNotContainKey("after_0");
   }
 
   @Test
   void outputKeyAfterTransfer_storesNothingInTheParentsKey() {
-    FakeLlm llm =
-        FakeLlm.builder()
+    ScriptedLlm llm =
+        ScriptedLlm.builder()
             .whenInstructionContains(
                 "You are the router",
-                FakeLlm.script()
+                ScriptedLlm.script()
                     .thenFunctionCall("transfer_to_agent", Map.of("agent_name", "expert")))
             .whenInstructionContains(
-                "You are the expert", FakeLlm.script().thenText("Expert answer"))
+                "You are the expert", ScriptedLlm.script().thenText("Expert answer"))
             .build();
     LlmAgent expert =
         LlmAgent.builder()
@@ -379,10 +357,10 @@ class WorkflowAgentsTest {
             .subAgents(expert)
             .build();
 
-    List<Event> events = run(router, "s", "hard question");
+    List<Event> events = harness.run(router, "hard question");
 
     assertThat(events.get(events.size() - 1).author()).isEqualTo("expert");
-    Session s = stored("s");
+    Session s = harness.stored();
     assertThat(s.state()).containsEntry("expert_answer", "Expert answer");
     assertThat(s.state()).doesNotContainKey("router_answer");
     assertThat(llm.requests().get(0).functionDeclarations())
@@ -391,11 +369,12 @@ class WorkflowAgentsTest {
   }
 
   @Test
-  void beforeAgentCallbackContent_skipsOnlyItsSubAgent_andTheRunnerStoresTheRest() {
-    FakeLlm llm =
-        FakeLlm.builder()
-            .whenInstructionContains("Draft.", FakeLlm.script().thenText("Draft text."))
-            .whenInstructionContains("Publish: cached review", FakeLlm.script().thenText("Done."))
+  void beforeAgentCallbackContent_skipsOnlyItsSubAgent_andTheRestIsStored() {
+    ScriptedLlm llm =
+        ScriptedLlm.builder()
+            .whenInstructionContains("Draft.", ScriptedLlm.script().thenText("Draft text."))
+            .whenInstructionContains(
+                "Publish: cached review", ScriptedLlm.script().thenText("Done."))
             .build();
     LlmAgent drafter = LlmAgent.builder().name("drafter").model(llm).instruction("Draft.").build();
     LlmAgent reviewer =
@@ -416,7 +395,7 @@ class WorkflowAgentsTest {
     SequentialAgent pipeline =
         SequentialAgent.builder().name("pipeline").subAgents(drafter, reviewer, publisher).build();
 
-    List<Event> events = run(pipeline, "s", "go");
+    List<Event> events = harness.run(pipeline, "go");
 
     assertThat(events)
         .extracting(Event::author, Event::stringifyContent)
@@ -425,7 +404,7 @@ class WorkflowAgentsTest {
             org.assertj.core.api.Assertions.tuple("reviewer", "cached review"),
             org.assertj.core.api.Assertions.tuple("publisher", "Done."));
     assertThat(events.get(1).actions().stateDelta()).containsEntry("review", "cached review");
-    Session s = stored("s");
+    Session s = harness.stored();
     assertThat(s.state())
         .containsEntry("review", "cached review")
         .containsEntry("published", "Done.");
@@ -457,7 +436,7 @@ class WorkflowAgentsTest {
           }
         };
     List<Event> events =
-        run(SequentialAgent.builder().name("seq").subAgents(first, second).build(), "s", "go");
+        harness.run(SequentialAgent.builder().name("seq").subAgents(first, second).build(), "go");
     assertThat(seen).containsEntry("temp", "from first");
     assertThat(seen.get("inv")).isEqualTo(events.get(0).invocationId());
   }

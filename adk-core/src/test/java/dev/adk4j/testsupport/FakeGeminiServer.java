@@ -1,4 +1,4 @@
-package dev.adk4j.testing;
+package dev.adk4j.testsupport;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;

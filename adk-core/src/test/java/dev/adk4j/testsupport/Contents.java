@@ -1,4 +1,4 @@
-package dev.adk4j.testing;
+package dev.adk4j.testsupport;
 
 import com.google.genai.types.Content;
 import com.google.genai.types.FunctionCall;

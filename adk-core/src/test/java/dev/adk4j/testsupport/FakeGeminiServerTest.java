@@ -1,4 +1,4 @@
-package dev.adk4j.testing;
+package dev.adk4j.testsupport;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
