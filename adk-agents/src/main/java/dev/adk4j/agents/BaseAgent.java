@@ -41,12 +41,18 @@ public abstract class BaseAgent {
   private final List<Callbacks.AfterAgentCallback> afterAgentCallbacks;
   private volatile @Nullable BaseAgent parentAgent;
 
+  /**
+   * A null list of sub-agents or callbacks means none (as in ADK for Java).
+   *
+   * @throws IllegalArgumentException if {@code name} is not an identifier or is {@code user}, or
+   *     two sub-agents share a name, or a sub-agent already has another parent
+   */
   protected BaseAgent(
       String name,
       @Nullable String description,
-      List<? extends BaseAgent> subAgents,
-      List<Callbacks.BeforeAgentCallback> beforeAgentCallbacks,
-      List<Callbacks.AfterAgentCallback> afterAgentCallbacks) {
+      @Nullable List<? extends BaseAgent> subAgents,
+      @Nullable List<? extends Callbacks.BeforeAgentCallback> beforeAgentCallbacks,
+      @Nullable List<? extends Callbacks.AfterAgentCallback> afterAgentCallbacks) {
     Objects.requireNonNull(name, "name");
     if (!NAME.matcher(name).matches()) {
       throw new IllegalArgumentException(
@@ -57,9 +63,11 @@ public abstract class BaseAgent {
     }
     this.name = name;
     this.description = description == null ? "" : description;
-    this.subAgents = List.copyOf(subAgents);
-    this.beforeAgentCallbacks = List.copyOf(beforeAgentCallbacks);
-    this.afterAgentCallbacks = List.copyOf(afterAgentCallbacks);
+    this.subAgents = subAgents == null ? List.of() : List.copyOf(subAgents);
+    this.beforeAgentCallbacks =
+        beforeAgentCallbacks == null ? List.of() : List.copyOf(beforeAgentCallbacks);
+    this.afterAgentCallbacks =
+        afterAgentCallbacks == null ? List.of() : List.copyOf(afterAgentCallbacks);
     Set<String> names = new HashSet<>();
     for (BaseAgent sub : this.subAgents) {
       if (!names.add(sub.name())) {
@@ -272,6 +280,22 @@ public abstract class BaseAgent {
     public B afterAgentCallback(Callbacks.AfterAgentCallback callback) {
       this.afterAgentCallbacks.add(Objects.requireNonNull(callback));
       return (B) this;
+    }
+
+    /**
+     * Adds a before-agent callback that returns {@link java.util.Optional} (ADK for Java's
+     * spelling; ADK replaces the callbacks set so far, adk4j adds this one after them).
+     */
+    public B beforeAgentCallbackSync(Callbacks.BeforeAgentCallbackSync callback) {
+      return beforeAgentCallback(Objects.requireNonNull(callback).toAsync());
+    }
+
+    /**
+     * Adds an after-agent callback that returns {@link java.util.Optional} (ADK for Java's
+     * spelling; ADK replaces the callbacks set so far, adk4j adds this one after them).
+     */
+    public B afterAgentCallbackSync(Callbacks.AfterAgentCallbackSync callback) {
+      return afterAgentCallback(Objects.requireNonNull(callback).toAsync());
     }
 
     protected String requireName() {

@@ -7,6 +7,7 @@ import dev.adk4j.tools.BaseTool;
 import dev.adk4j.tools.ToolContext;
 import io.reactivex.rxjava3.core.Maybe;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The callback types of agents. A callback that returns a value short-circuits its step; one that
@@ -34,6 +35,34 @@ public final class Callbacks {
     Maybe<Content> call(CallbackContext context);
   }
 
+  /**
+   * {@link BeforeAgentCallback} returning {@link Optional} instead of {@link Maybe} (ADK for Java's
+   * {@code BeforeAgentCallbackSync}).
+   */
+  @FunctionalInterface
+  public interface BeforeAgentCallbackSync {
+    Optional<Content> call(CallbackContext context);
+
+    /** This callback as a {@link BeforeAgentCallback}. */
+    default BeforeAgentCallback toAsync() {
+      return context -> Maybe.fromOptional(call(context));
+    }
+  }
+
+  /**
+   * {@link AfterAgentCallback} returning {@link Optional} instead of {@link Maybe} (ADK for Java's
+   * {@code AfterAgentCallbackSync}).
+   */
+  @FunctionalInterface
+  public interface AfterAgentCallbackSync {
+    Optional<Content> call(CallbackContext context);
+
+    /** This callback as an {@link AfterAgentCallback}. */
+    default AfterAgentCallback toAsync() {
+      return context -> Maybe.fromOptional(call(context));
+    }
+  }
+
   /** Before a model call; a returned response is used instead of calling the model. */
   @FunctionalInterface
   public interface BeforeModelCallback {
@@ -57,5 +86,40 @@ public final class Callbacks {
   public interface AfterToolCallback {
     Maybe<Map<String, Object>> call(
         BaseTool tool, Map<String, Object> args, ToolContext context, Map<String, Object> response);
+  }
+
+  /**
+   * A {@link BeforeToolCallback} in ADK for Java's shape, which also receives the invocation (the
+   * one {@code context.invocationContext()} returns).
+   */
+  @FunctionalInterface
+  public interface BeforeToolCallbackWithInvocation {
+    Maybe<Map<String, Object>> call(
+        InvocationContext invocation, BaseTool tool, Map<String, Object> args, ToolContext context);
+
+    /** This callback as a {@link BeforeToolCallback}. */
+    default BeforeToolCallback toBeforeToolCallback() {
+      return (tool, args, context) -> call(context.invocationContext(), tool, args, context);
+    }
+  }
+
+  /**
+   * An {@link AfterToolCallback} in ADK for Java's shape, which also receives the invocation and
+   * takes the tool's response as an {@code Object} (it is the response map).
+   */
+  @FunctionalInterface
+  public interface AfterToolCallbackWithInvocation {
+    Maybe<Map<String, Object>> call(
+        InvocationContext invocation,
+        BaseTool tool,
+        Map<String, Object> args,
+        ToolContext context,
+        Object response);
+
+    /** This callback as an {@link AfterToolCallback}. */
+    default AfterToolCallback toAfterToolCallback() {
+      return (tool, args, context, response) ->
+          call(context.invocationContext(), tool, args, context, response);
+    }
   }
 }

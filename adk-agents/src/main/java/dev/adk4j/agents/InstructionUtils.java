@@ -92,6 +92,17 @@ public final class InstructionUtils {
     return Single.defer(() -> render(context, template));
   }
 
+  /**
+   * The same as {@link #injectSessionState(ReadonlyContext, String)} over a read-only context of
+   * {@code context}: ADK for Java's signature, for code that holds an {@link InvocationContext}.
+   *
+   * @throws NullPointerException if an argument is null
+   */
+  public static Single<String> injectSessionState(InvocationContext context, String template) {
+    Objects.requireNonNull(context, "context");
+    return injectSessionState(new ReadonlyContext(context), template);
+  }
+
   /** An artifact placeholder, to be spliced in at {@code offset} of the rendered state text. */
   private record ArtifactRef(int offset, String name, boolean optional) {}
 

@@ -3,8 +3,11 @@ package dev.adk4j.agents;
 import com.google.genai.types.Content;
 import com.google.genai.types.Part;
 import dev.adk4j.artifacts.ArtifactNames;
+import dev.adk4j.artifacts.ListArtifactsResponse;
 import dev.adk4j.state.ReadonlyState;
 import io.reactivex.rxjava3.core.Maybe;
+import io.reactivex.rxjava3.core.Single;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -44,6 +47,17 @@ public class ReadonlyContext {
    */
   public ReadonlyState state() {
     return ReadonlyState.of(invocationContext.session().state());
+  }
+
+  /**
+   * The invocation this context belongs to, as ADK for Java offers it (for example to call {@link
+   * InstructionUtils#injectSessionState(InvocationContext, String)}). It is for reading: state
+   * written through {@code invocationContext().session().state()} is not tracked into any event, so
+   * it is never stored; write through a {@link CallbackContext}'s {@link CallbackContext#state()
+   * state()} instead.
+   */
+  public InvocationContext invocationContext() {
+    return invocationContext;
   }
 
   public String invocationId() {
@@ -98,6 +112,35 @@ public class ReadonlyContext {
                     filename,
                     version))
         .orElse(Maybe.empty());
+  }
+
+  /**
+   * The latest version of an artifact of this session; see {@link #loadArtifact(String, Optional)}.
+   */
+  public Maybe<Part> loadArtifact(String filename) {
+    return loadArtifact(filename, Optional.empty());
+  }
+
+  /** A version of an artifact of this session; see {@link #loadArtifact(String, Optional)}. */
+  public Maybe<Part> loadArtifact(String filename, int version) {
+    return loadArtifact(filename, Optional.of(version));
+  }
+
+  /**
+   * The names of this session's artifacts (empty if no artifact service is configured), as ADK for
+   * Java's {@code CallbackContext.listArtifacts()} gives them.
+   */
+  public Single<List<String>> listArtifacts() {
+    return invocationContext
+        .artifactService()
+        .map(
+            a ->
+                a.listArtifactKeys(
+                        invocationContext.appName(),
+                        invocationContext.userId(),
+                        invocationContext.session().id())
+                    .map(ListArtifactsResponse::filenames))
+        .orElse(Single.just(List.of()));
   }
 
   /**

@@ -36,6 +36,11 @@ public final class RunConfig {
     return new Builder();
   }
 
+  /** A builder starting from {@code config}'s settings; the same as {@code config.toBuilder()}. */
+  public static Builder builder(RunConfig config) {
+    return config.toBuilder();
+  }
+
   public Builder toBuilder() {
     return new Builder()
         .streamingMode(streamingMode)
@@ -165,6 +170,21 @@ public final class RunConfig {
     public Builder autoCreateSession(boolean autoCreateSession) {
       this.autoCreateSession = autoCreateSession;
       return this;
+    }
+
+    /** ADK for Java's spelling of {@link #streamingMode(StreamingMode)}. */
+    public Builder setStreamingMode(StreamingMode streamingMode) {
+      return streamingMode(streamingMode);
+    }
+
+    /** ADK for Java's spelling of {@link #maxLlmCalls(int)}. */
+    public Builder setMaxLlmCalls(int maxLlmCalls) {
+      return maxLlmCalls(maxLlmCalls);
+    }
+
+    /** ADK for Java's spelling of {@link #autoCreateSession(boolean)}. */
+    public Builder setAutoCreateSession(boolean autoCreateSession) {
+      return autoCreateSession(autoCreateSession);
     }
 
     public RunConfig build() {

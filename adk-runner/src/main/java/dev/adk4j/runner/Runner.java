@@ -6,10 +6,12 @@ import dev.adk4j.agents.InvocationContext;
 import dev.adk4j.agents.LlmCallsLimitExceededException;
 import dev.adk4j.agents.RunConfig;
 import dev.adk4j.artifacts.BaseArtifactService;
+import dev.adk4j.artifacts.InMemoryArtifactService;
 import dev.adk4j.events.Event;
 import dev.adk4j.events.EventActions;
 import dev.adk4j.models.LlmException;
 import dev.adk4j.sessions.BaseSessionService;
+import dev.adk4j.sessions.InMemorySessionService;
 import dev.adk4j.sessions.Session;
 import dev.adk4j.sessions.SessionBusyException;
 import dev.adk4j.sessions.SessionLease;
@@ -115,6 +117,15 @@ public class Runner {
     this.artifactService = artifactService;
     this.sessionService = Objects.requireNonNull(sessionService, "sessionService");
     requireId(appName, "appName");
+  }
+
+  /**
+   * A builder, ADK for Java's other way to make a runner: {@code
+   * Runner.builder().agent(agent).appName(app).sessionService(sessions).build()}. Services left
+   * unset are fresh in-memory ones.
+   */
+  public static Builder builder() {
+    return new Builder();
   }
 
   /** The session services' rule for ids: not null, not empty, not whitespace only. */
@@ -451,5 +462,61 @@ public class Runner {
 
   private void forget(String key) {
     running.computeIfPresent(key, (k, p) -> --p.users == 0 ? null : p);
+  }
+
+  /**
+   * Builds a {@link Runner}. The agent and app name are required; the session service defaults to a
+   * new {@link InMemorySessionService}, the artifact service to a new {@link
+   * InMemoryArtifactService} ({@code artifactService(null)} runs without one), compaction to none.
+   */
+  public static final class Builder {
+    private @Nullable BaseAgent agent;
+    private @Nullable String appName;
+    private @Nullable BaseArtifactService artifactService = new InMemoryArtifactService();
+    private BaseSessionService sessionService = new InMemorySessionService();
+    private @Nullable EventsCompactionConfig compaction;
+
+    private Builder() {}
+
+    public Builder agent(BaseAgent agent) {
+      this.agent = Objects.requireNonNull(agent, "agent");
+      return this;
+    }
+
+    public Builder appName(String appName) {
+      this.appName = Objects.requireNonNull(appName, "appName");
+      return this;
+    }
+
+    /** Null: agents cannot save or load artifacts. */
+    public Builder artifactService(@Nullable BaseArtifactService artifactService) {
+      this.artifactService = artifactService;
+      return this;
+    }
+
+    public Builder sessionService(BaseSessionService sessionService) {
+      this.sessionService = Objects.requireNonNull(sessionService, "sessionService");
+      return this;
+    }
+
+    /** Null: events are never compacted. */
+    public Builder eventsCompactionConfig(@Nullable EventsCompactionConfig compaction) {
+      this.compaction = compaction;
+      return this;
+    }
+
+    /**
+     * @throws IllegalStateException if no agent or no app name was set
+     * @throws IllegalArgumentException if the app name is empty or blank
+     */
+    public Runner build() {
+      if (agent == null) {
+        throw new IllegalStateException("Runner.builder(): agent(...) is required");
+      }
+      if (appName == null) {
+        throw new IllegalStateException("Runner.builder(): appName(...) is required");
+      }
+      return new Runner(agent, appName, artifactService, sessionService, compaction);
+    }
   }
 }
