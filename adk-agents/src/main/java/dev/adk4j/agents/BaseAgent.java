@@ -197,13 +197,7 @@ public abstract class BaseAgent {
               break;
             }
           }
-          Event draft =
-              Event.builder()
-                  .invocationId(ctx.invocationId())
-                  .author(name)
-                  .branch(ctx.branch().orElse(null))
-                  .content(content)
-                  .build();
+          Event draft = newEvent(ctx).content(content).build();
           if (content != null && skipped != null) {
             skipped.set(true);
             recordBeforeAgentReply(cc, draft);

@@ -1,6 +1,7 @@
 package dev.adk4j.agents;
 
 import io.reactivex.rxjava3.core.Flowable;
+import io.reactivex.rxjava3.core.FlowableEmitter;
 import io.reactivex.rxjava3.functions.Consumer;
 
 /** Helpers for consuming agents' event flows inside other agents. */
@@ -17,6 +18,16 @@ final class Flows {
     events.blockingSubscribe(onEvent, e -> failure[0] = e);
     if (failure[0] != null) {
       sneakyThrow(failure[0]);
+    }
+  }
+
+  /**
+   * Emits {@code item} to {@code emitter} unless its subscriber has cancelled: how an agent passes
+   * on the (already stored) events of its own steps and of the agents it runs.
+   */
+  static <T> void emit(FlowableEmitter<T> emitter, T item) {
+    if (!emitter.isCancelled()) {
+      emitter.onNext(item);
     }
   }
 

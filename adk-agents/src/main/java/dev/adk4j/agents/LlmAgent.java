@@ -1,39 +1,22 @@
 package dev.adk4j.agents;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.google.genai.types.Content;
-import com.google.genai.types.FunctionCall;
-import com.google.genai.types.FunctionDeclaration;
-import com.google.genai.types.FunctionResponse;
 import com.google.genai.types.GenerateContentConfig;
-import com.google.genai.types.Part;
 import com.google.genai.types.Schema;
 import dev.adk4j.events.Event;
-import dev.adk4j.events.EventActions;
 import dev.adk4j.models.BaseLlm;
-import dev.adk4j.models.LlmException;
 import dev.adk4j.models.LlmRegistry;
-import dev.adk4j.models.LlmRequest;
-import dev.adk4j.models.LlmResponse;
-import dev.adk4j.sessions.GetSessionConfig;
-import dev.adk4j.sessions.Session;
-import dev.adk4j.sessions.SessionNotFoundException;
-import dev.adk4j.sessions.StateConflictException;
 import dev.adk4j.state.Json;
-import dev.adk4j.state.Scope;
 import dev.adk4j.tools.BaseTool;
-import dev.adk4j.tools.ToolContext;
 import io.reactivex.rxjava3.core.BackpressureStrategy;
 import io.reactivex.rxjava3.core.Flowable;
-import io.reactivex.rxjava3.core.FlowableEmitter;
 import io.reactivex.rxjava3.core.Single;
-import io.reactivex.rxjava3.schedulers.Schedulers;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
+import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -58,6 +41,11 @@ import org.slf4j.LoggerFactory;
  * <p>Instruction providers get a read-only {@link ReadonlyContext}: state writes are refused.
  *
  * <p>Immutable and thread-safe; one instance may serve many invocations at once.
+ *
+ * <p>This class is the agent's configuration. Each run is driven by an {@code LlmFlow} (the model
+ * and tool loop), which has the function calls answered by {@code ToolCalls} and transfers through
+ * {@code AgentTransfer}; a tool call that goes wrong becomes an error response by one rule, {@code
+ * ToolFailures}.
  */
 public final class LlmAgent extends BaseAgent {
   private static final Logger log = LoggerFactory.getLogger(LlmAgent.class);
@@ -70,28 +58,6 @@ public final class LlmAgent extends BaseAgent {
     NONE
   }
 
-  /**
-   * Where model calls run: a pool that never hands a thread to another task while the thread is
-   * still busy. (An abandoned call, cancelled or timed out, may stay blocked in I/O that ignores
-   * interrupts; {@code Schedulers.io()} would return such a thread to its cache at once and queue
-   * the next task behind the blocked one.) Daemon threads, idle ones end after 60 s.
-   */
-  private static final io.reactivex.rxjava3.core.Scheduler MODEL_CALLS =
-      Schedulers.from(
-          java.util.concurrent.Executors.newCachedThreadPool(
-              new java.util.concurrent.ThreadFactory() {
-                private final java.util.concurrent.atomic.AtomicInteger n =
-                    new java.util.concurrent.atomic.AtomicInteger();
-
-                @Override
-                public Thread newThread(Runnable r) {
-                  Thread t = new Thread(r, "adk4j-model-call-" + n.incrementAndGet());
-                  t.setDaemon(true);
-                  return t;
-                }
-              }),
-          true);
-
   /** The name of the built-in tool that transfers control to another agent. */
   public static final String TRANSFER_TO_AGENT = "transfer_to_agent";
 
@@ -103,7 +69,7 @@ public final class LlmAgent extends BaseAgent {
   private final @Nullable InstructionProvider globalInstructionProvider;
   private final @Nullable String outputKey;
   private final @Nullable Schema outputSchema;
-  private final @Nullable GenerateContentConfig generateContentConfig;
+  private final GenerateContentConfig requestConfig;
   private final List<BaseTool> tools;
   private final IncludeContents includeContents;
   private final @Nullable Integer historyWindow;
@@ -124,7 +90,14 @@ public final class LlmAgent extends BaseAgent {
     this.globalInstructionProvider = b.globalInstructionProvider;
     this.outputKey = b.outputKey;
     this.outputSchema = b.outputSchema;
-    this.generateContentConfig = b.generateContentConfig;
+    GenerateContentConfig.Builder config =
+        b.generateContentConfig == null
+            ? GenerateContentConfig.builder()
+            : b.generateContentConfig.toBuilder();
+    if (outputSchema != null) {
+      config.responseMimeType("application/json").responseSchema(outputSchema);
+    }
+    this.requestConfig = config.build();
     this.tools = List.copyOf(b.tools);
     this.includeContents = b.includeContents;
     this.historyWindow = b.historyWindow;
@@ -133,7 +106,7 @@ public final class LlmAgent extends BaseAgent {
     this.afterModelCallbacks = List.copyOf(b.afterModelCallbacks);
     this.beforeToolCallbacks = List.copyOf(b.beforeToolCallbacks);
     this.afterToolCallbacks = List.copyOf(b.afterToolCallbacks);
-    java.util.Set<String> names = new java.util.HashSet<>();
+    Set<String> names = new HashSet<>();
     for (BaseTool t : tools) {
       if (!names.add(t.name())) {
         throw new IllegalArgumentException(
@@ -220,329 +193,42 @@ public final class LlmAgent extends BaseAgent {
   @Override
   protected Flowable<Event> runAsyncImpl(InvocationContext context) {
     return Flowable.create(
-        emitter -> new Flow(context, emitter).run(), BackpressureStrategy.BUFFER);
+        emitter -> new LlmFlow(this, context, emitter).run(), BackpressureStrategy.BUFFER);
   }
 
-  /** One run of this agent: the model and tool loop. Runs on the subscribing thread. */
-  private final class Flow {
-    private final InvocationContext ctx;
-    private final FlowableEmitter<Event> emitter;
+  // ---- read by the run loop (LlmFlow, ToolCalls, AgentTransfer) ----
 
-    Flow(InvocationContext ctx, FlowableEmitter<Event> emitter) {
-      this.ctx = ctx;
-      this.emitter = emitter;
-    }
-
-    void run() {
-      try {
-        while (!emitter.isCancelled() && !ctx.endInvocation()) {
-          Step step = step();
-          if (step.transferTo != null) {
-            BaseAgent target = findTransferTarget(step.transferTo);
-            Flows.forEach(target.runAsync(ctx), this::emitStored);
-            break;
-          }
-          if (step.done) {
-            break;
-          }
-        }
-        emitter.onComplete();
-      } catch (Throwable t) {
-        emitter.tryOnError(t);
-      }
-    }
-
-    private void emitStored(Event e) {
-      if (!emitter.isCancelled()) {
-        emitter.onNext(e);
-      }
-    }
-
-    private Step step() {
-      CallbackContext cc = new CallbackContext(ctx);
-      LlmRequest request = buildRequest();
-      LlmResponse shortCircuit = null;
-      for (Callbacks.BeforeModelCallback cb : beforeModelCallbacks) {
-        shortCircuit = cb.call(cc, request).blockingGet();
-        if (shortCircuit != null) {
-          break;
-        }
-      }
-      List<LlmResponse> responses = new ArrayList<>();
-      if (shortCircuit != null) {
-        responses.add(shortCircuit);
-      } else {
-        ctx.incrementLlmCallsCount();
-        boolean stream = ctx.runConfig().streamingMode() == RunConfig.StreamingMode.SSE;
-        BaseLlm llm = resolvedModel();
-        // The model's flow runs on a thread of its own, so a model that produces its responses
-        // while being subscribed to (a blocking HTTP read) still hands each streamed piece over
-        // as it arrives; this thread emits it at once.
-        Flows.forEach(
-            withTimeout(
-                llm.generateContent(request, stream).subscribeOn(MODEL_CALLS),
-                llm,
-                ctx.runConfig().llmCallTimeout()),
-            r -> {
-              if (r.partial().orElse(false)) {
-                emitStored(newEvent(ctx).content(r.content().orElse(null)).partial(true).build());
-              } else {
-                responses.add(r);
-              }
-            });
-      }
-      Event last = null;
-      for (LlmResponse r : responses) {
-        last = emitModelResponse(cc, r, shortCircuit != null);
-      }
-      if (last == null) {
-        return Step.finished();
-      }
-      List<FunctionCall> calls = last.functionCalls();
-      if (calls.isEmpty()) {
-        return Step.finished();
-      }
-      return runTools(calls);
-    }
-
-    private Event emitModelResponse(
-        CallbackContext cc, LlmResponse response, boolean fromCallback) {
-      LlmResponse r = response;
-      if (!fromCallback) {
-        for (Callbacks.AfterModelCallback cb : afterModelCallbacks) {
-          LlmResponse replaced = cb.call(cc, r).blockingGet();
-          if (replaced != null) {
-            r = replaced;
-            break;
-          }
-        }
-      }
-      Content content = withCallIds(r.content().orElse(null));
-      Event.Builder event =
-          newEvent(ctx)
-              .content(content)
-              .turnComplete(r.turnComplete().orElse(null))
-              .errorCode(r.errorCode().orElse(null))
-              .errorMessage(r.errorMessage().orElse(null));
-      Event draft = event.build();
-      recordOutput(cc, draft);
-      Event stored = ctx.persist(draft.toBuilder().actions(cc.actions()).build());
-      emitStored(stored);
-      return stored;
-    }
-
-    private Step runTools(List<FunctionCall> calls) {
-      int retriesLeft = ctx.runConfig().stateConflictRetries();
-      while (true) {
-        List<Part> parts = new ArrayList<>();
-        List<ToolContext> contexts = new ArrayList<>();
-        EventActions actions = EventActions.empty();
-        for (FunctionCall call : calls) {
-          String toolName = call.name().orElse("");
-          ToolContext tc = new ToolContext(ctx, call.id().orElse(null));
-          contexts.add(tc);
-          Map<String, Object> args = new LinkedHashMap<>(call.args().orElse(Map.of()));
-          Map<String, Object> result = callTool(toolName, args, tc);
-          parts.add(
-              Part.builder()
-                  .functionResponse(
-                      FunctionResponse.builder()
-                          .id(call.id().orElse(null))
-                          .name(toolName)
-                          .response(result)
-                          .build())
-                  .build());
-          actions = actions.merge(tc.actions());
-        }
-        if (actions.transferToAgent().isPresent()) {
-          // A tool's own transferToAgent naming no agent fails the step before it is stored.
-          findTransferTarget(actions.transferToAgent().get());
-        }
-        Event response =
-            newEvent(ctx)
-                .content(Content.builder().role("user").parts(parts).build())
-                .actions(actions)
-                .build();
-        Event stored;
-        try {
-          stored = ctx.persist(response);
-        } catch (StateConflictException conflict) {
-          if (retriesLeft-- <= 0) {
-            throw conflict;
-          }
-          log.info(
-              "Tool calls of agent '{}' conflicted on state key '{}'; re-running them on fresh"
-                  + " state ({} retries left)",
-              name(),
-              conflict.key(),
-              retriesLeft);
-          for (ToolContext tc : contexts) {
-            tc.state().discard();
-          }
-          refreshStoredState(ctx);
-          continue;
-        }
-        emitStored(stored);
-        if (actions.transferToAgent().isPresent()) {
-          return Step.transfer(actions.transferToAgent().get());
-        }
-        if (actions.skipSummarization().orElse(false) || actions.escalate().orElse(false)) {
-          return Step.finished();
-        }
-        return Step.again();
-      }
-    }
-
-    private Map<String, Object> callTool(
-        String toolName, Map<String, Object> args, ToolContext tc) {
-      BaseTool tool = findTool(toolName);
-      if (tool == null) {
-        return Map.of(
-            "error",
-            "Tool '"
-                + toolName
-                + "' is not available to agent '"
-                + name()
-                + "'; available: "
-                + toolNames());
-      }
-      try {
-        Map<String, Object> result = null;
-        for (Callbacks.BeforeToolCallback cb : beforeToolCallbacks) {
-          result = cb.call(tool, args, tc).blockingGet();
-          if (result != null) {
-            break;
-          }
-        }
-        if (result == null) {
-          result = tool.runAsync(args, tc).blockingGet();
-          for (Callbacks.AfterToolCallback cb : afterToolCallbacks) {
-            Map<String, Object> replaced = cb.call(tool, args, tc, result).blockingGet();
-            if (replaced != null) {
-              result = replaced;
-              break;
-            }
-          }
-        }
-        return result == null ? Map.of() : result;
-      } catch (RuntimeException e) {
-        // A failed tool's state writes are dropped: only its error response is stored.
-        tc.state().discard();
-        log.warn("Tool '{}' of agent '{}' failed: {}", toolName, name(), e.toString());
-        return Map.of("error", "Tool '" + toolName + "' failed: " + e.getMessage());
-      }
-    }
-
-    private LlmRequest buildRequest() {
-      LlmRequest.Builder b = LlmRequest.builder().model(modelNameForRequest());
-      // Instructions are read, never written: providers get a read-only context.
-      ReadonlyContext readonly = new ReadonlyContext(ctx);
-      BaseAgent root = rootAgent();
-      if (root instanceof LlmAgent) {
-        b.appendInstruction(((LlmAgent) root).canonicalGlobalInstruction(readonly).blockingGet());
-      }
-      b.appendInstruction(canonicalInstruction(readonly).blockingGet());
-      List<BaseAgent> targets = transferTargets();
-      if (!targets.isEmpty()) {
-        b.appendInstruction(transferInstruction(targets));
-      }
-      for (BaseTool t : tools) {
-        t.declaration().ifPresent(b::addFunctionDeclaration);
-      }
-      if (!targets.isEmpty()) {
-        b.addFunctionDeclaration(transferDeclaration());
-      }
-      GenerateContentConfig.Builder config =
-          generateContentConfig == null
-              ? GenerateContentConfig.builder()
-              : generateContentConfig.toBuilder();
-      if (outputSchema != null) {
-        config.responseMimeType("application/json").responseSchema(outputSchema);
-      }
-      b.config(config.build());
-      b.contents(Histories.contentsFor(ctx, name(), includeContents, historyWindow));
-      return b.build();
-    }
-
-    private @Nullable String modelNameForRequest() {
-      try {
-        return resolvedModel().model();
-      } catch (RuntimeException e) {
-        return modelName;
-      }
-    }
+  /** The model name given to the builder, if any (not resolved). */
+  @Nullable String modelName() {
+    return modelName;
   }
 
   /**
-   * {@code responses} failing with an {@link LlmException} when the model produces no response for
-   * {@code timeout} (before the first one, or between two); zero means no limit. The model's flow
-   * is cancelled then: a thread blocked in it stays blocked until its own I/O times out or returns,
-   * but the invocation goes on without it.
+   * The generation config of this agent's requests: the builder's, asking for JSON that matches the
+   * output schema if there is one.
    */
-  private Flowable<LlmResponse> withTimeout(
-      Flowable<LlmResponse> responses, BaseLlm llm, java.time.Duration timeout) {
-    if (timeout.isZero()) {
-      return responses;
-    }
-    long millis = Math.max(1, timeout.toMillis());
-    return responses.timeout(
-        millis,
-        java.util.concurrent.TimeUnit.MILLISECONDS,
-        Flowable.defer(
-            () ->
-                Flowable.error(
-                    new LlmException(
-                        llm.model(),
-                        0,
-                        "Model '"
-                            + llm.model()
-                            + "' of agent '"
-                            + name()
-                            + "' gave no response within "
-                            + millis
-                            + " ms (RunConfig.llmCallTimeout); the call was abandoned",
-                        new java.util.concurrent.TimeoutException()))));
+  GenerateContentConfig requestConfig() {
+    return requestConfig;
   }
 
-  /**
-   * Replaces the stored keys of the invocation's live state (everything but {@code temp:}) with
-   * their values in storage, so that a retried step reads what other writers stored meanwhile.
-   */
-  private static void refreshStoredState(InvocationContext ctx) {
-    Session fresh =
-        ctx.sessionService()
-            .getSession(
-                ctx.appName(),
-                ctx.userId(),
-                ctx.session().id(),
-                Optional.of(GetSessionConfig.builder().numRecentEvents(0).build()))
-            .blockingGet();
-    if (fresh == null) {
-      throw new SessionNotFoundException(ctx.appName(), ctx.userId(), ctx.session().id());
-    }
-    Map<String, Object> live = ctx.session().state();
-    live.keySet().removeIf(k -> Scope.of(k) != Scope.TEMP && !fresh.state().containsKey(k));
-    fresh.state().forEach(live::put);
+  boolean disallowTransferToParent() {
+    return disallowTransferToParent;
   }
 
-  /** Gives every function call without an id one, so its response can name it. */
-  private static @Nullable Content withCallIds(@Nullable Content content) {
-    if (content == null || content.parts().isEmpty()) {
-      return content;
-    }
-    List<Part> parts = new ArrayList<>();
-    boolean changed = false;
-    for (Part p : content.parts().get()) {
-      if (p.functionCall().isPresent() && p.functionCall().get().id().isEmpty()) {
-        FunctionCall call =
-            p.functionCall().get().toBuilder().id("adk-" + java.util.UUID.randomUUID()).build();
-        parts.add(p.toBuilder().functionCall(call).build());
-        changed = true;
-      } else {
-        parts.add(p);
-      }
-    }
-    return changed ? content.toBuilder().parts(parts).build() : content;
+  List<Callbacks.BeforeModelCallback> beforeModelCallbacks() {
+    return beforeModelCallbacks;
+  }
+
+  List<Callbacks.AfterModelCallback> afterModelCallbacks() {
+    return afterModelCallbacks;
+  }
+
+  List<Callbacks.BeforeToolCallback> beforeToolCallbacks() {
+    return beforeToolCallbacks;
+  }
+
+  List<Callbacks.AfterToolCallback> afterToolCallbacks() {
+    return afterToolCallbacks;
   }
 
   /**
@@ -557,7 +243,7 @@ public final class LlmAgent extends BaseAgent {
    * earlier under the key stays). With an output schema, an answer that is not JSON is stored as
    * its text, with a warning (as ADK Java does).
    */
-  private void recordOutput(CallbackContext cc, Event event) {
+  void recordOutput(CallbackContext cc, Event event) {
     if (outputKey == null
         || !event.author().equals(name())
         || !event.finalResponse()
@@ -590,156 +276,6 @@ public final class LlmAgent extends BaseAgent {
           e.getOriginalMessage(),
           outputKey);
       return text;
-    }
-  }
-
-  private @Nullable BaseTool findTool(String toolName) {
-    for (BaseTool t : tools) {
-      if (t.name().equals(toolName)) {
-        return t;
-      }
-    }
-    if (TRANSFER_TO_AGENT.equals(toolName) && !transferTargets().isEmpty()) {
-      return new TransferTool();
-    }
-    return null;
-  }
-
-  private List<String> toolNames() {
-    List<String> names = new ArrayList<>();
-    tools.forEach(t -> names.add(t.name()));
-    if (!transferTargets().isEmpty()) {
-      names.add(TRANSFER_TO_AGENT);
-    }
-    return names;
-  }
-
-  /** The agents this one may transfer to: its sub-agents, then its parent unless disallowed. */
-  private List<BaseAgent> transferTargets() {
-    List<BaseAgent> targets = new ArrayList<>(subAgents());
-    if (!disallowTransferToParent && parentAgent().isPresent()) {
-      if (parentAgent().get() instanceof LlmAgent) {
-        targets.add(parentAgent().get());
-      }
-    }
-    return targets;
-  }
-
-  private BaseAgent findTransferTarget(String agentName) {
-    BaseAgent target = transferTarget(agentName);
-    if (target == null) {
-      throw new IllegalArgumentException(unknownTransferTarget(agentName));
-    }
-    return target;
-  }
-
-  /** The agent named {@code agentName}: a transfer target, else any agent of the tree; or null. */
-  private @Nullable BaseAgent transferTarget(String agentName) {
-    for (BaseAgent a : transferTargets()) {
-      if (a.name().equals(agentName)) {
-        return a;
-      }
-    }
-    return rootAgent().findAgent(agentName).orElse(null);
-  }
-
-  private String unknownTransferTarget(String agentName) {
-    List<String> names = new ArrayList<>();
-    transferTargets().forEach(a -> names.add(a.name()));
-    return "Agent '"
-        + name()
-        + "' cannot transfer to unknown agent '"
-        + agentName
-        + "'; it can transfer to: "
-        + String.join(", ", names);
-  }
-
-  private static String transferInstruction(List<BaseAgent> targets) {
-    StringBuilder sb =
-        new StringBuilder(
-            "You can hand the conversation to another agent by calling "
-                + TRANSFER_TO_AGENT
-                + " with its name when it is better suited to answer. Agents:");
-    for (BaseAgent a : targets) {
-      sb.append("\n- ").append(a.name());
-      if (!a.description().isEmpty()) {
-        sb.append(": ").append(a.description());
-      }
-    }
-    return sb.toString();
-  }
-
-  private static FunctionDeclaration transferDeclaration() {
-    return FunctionDeclaration.builder()
-        .name(TRANSFER_TO_AGENT)
-        .description("Transfers the conversation to the named agent.")
-        .parameters(
-            Schema.builder()
-                .type("OBJECT")
-                .properties(
-                    Map.of(
-                        "agent_name",
-                        Schema.builder()
-                            .type("STRING")
-                            .description("The name of the agent to transfer to.")
-                            .build()))
-                .required(List.of("agent_name"))
-                .build())
-        .build();
-  }
-
-  /**
-   * The built-in transfer tool of this agent: records the target in the call's actions. An agent
-   * name that is not in the agent tree gets an error response naming it (and no transfer), so the
-   * model can pick a valid one; the stored history never claims a transfer that did not happen.
-   */
-  private final class TransferTool extends BaseTool {
-
-    private TransferTool() {
-      super(TRANSFER_TO_AGENT, "Transfers the conversation to the named agent.");
-    }
-
-    @Override
-    public Optional<FunctionDeclaration> declaration() {
-      return Optional.of(transferDeclaration());
-    }
-
-    @Override
-    public Single<Map<String, Object>> runAsync(Map<String, Object> args, ToolContext context) {
-      Object target = args.get("agent_name");
-      if (!(target instanceof String) || ((String) target).isEmpty()) {
-        return Single.just(Map.of("error", "transfer_to_agent needs a string agent_name"));
-      }
-      if (transferTarget((String) target) == null) {
-        String error = unknownTransferTarget((String) target);
-        log.warn("{}", error);
-        return Single.just(Map.of("error", error));
-      }
-      context.transferToAgent((String) target);
-      return Single.just(Map.of("transferred_to", target));
-    }
-  }
-
-  /** What one step decided. */
-  private static final class Step {
-    final boolean done;
-    final @Nullable String transferTo;
-
-    private Step(boolean done, @Nullable String transferTo) {
-      this.done = done;
-      this.transferTo = transferTo;
-    }
-
-    static Step finished() {
-      return new Step(true, null);
-    }
-
-    static Step again() {
-      return new Step(false, null);
-    }
-
-    static Step transfer(String agent) {
-      return new Step(true, Objects.requireNonNull(agent));
     }
   }
 

@@ -50,9 +50,7 @@ public final class LoopAgent extends BaseAgent {
                       if (e.actions().escalate().orElse(false)) {
                         escalated.set(true);
                       }
-                      if (!emitter.isCancelled()) {
-                        emitter.onNext(e);
-                      }
+                      Flows.emit(emitter, e);
                     });
                 if (escalated.get()) {
                   stop = true;

@@ -10,8 +10,11 @@ import java.util.Optional;
  * A tool a model may call. Subclass it for hand-written tools; {@link FunctionTool} wraps a Java
  * method.
  *
- * <p>{@link #runAsync} returns the function response given to the model. A failure (an error from
- * the Single) is turned into an error response the model sees, not a failed invocation.
+ * <p>{@link #runAsync} returns the function response given to the model. A failure (an exception
+ * thrown, or an error from the Single) is turned by the calling agent into an error response the
+ * model sees, not a failed invocation: {@code {"error": "Tool 'x' failed: <exception class>:
+ * <message>"}}, the same words a {@link FunctionTool} uses, and the state writes the call made
+ * through its {@link ToolContext} are discarded.
  */
 public abstract class BaseTool {
   private final String name;

@@ -8,6 +8,7 @@ import com.google.genai.types.FunctionDeclaration;
 import com.google.genai.types.Schema;
 import com.google.genai.types.Type;
 import dev.adk4j.agents.ReadonlyContext;
+import dev.adk4j.internal.tools.ToolFailures;
 import dev.adk4j.state.Json;
 import io.reactivex.rxjava3.core.Completable;
 import io.reactivex.rxjava3.core.Maybe;
@@ -33,8 +34,6 @@ import java.util.concurrent.CompletionStage;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * A tool that calls a Java method.
@@ -76,8 +75,6 @@ import org.slf4j.LoggerFactory;
  * <p>Immutable and thread-safe if the method is. The method runs on the thread that subscribes.
  */
 public final class FunctionTool extends BaseTool {
-
-  private static final Logger log = LoggerFactory.getLogger(FunctionTool.class);
 
   /** Gemini's rule for function names. */
   private static final Pattern TOOL_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_.:-]{0,63}");
@@ -311,8 +308,7 @@ public final class FunctionTool extends BaseTool {
               try {
                 values = bind(arguments, context);
               } catch (InvalidArgumentException e) {
-                log.warn("{}", e.getMessage());
-                return Single.just(errorResponse(e.getMessage()));
+                return Single.just(ToolFailures.invalidArguments(e.getMessage()));
               }
               Object result;
               try {
@@ -322,15 +318,9 @@ public final class FunctionTool extends BaseTool {
               }
               return await(result).map(this::toResponse);
             })
-        .onErrorReturn(
-            error -> {
-              // Like a tool that throws to its agent: the failed call's state writes are dropped,
-              // so only its error response is stored.
-              if (context != null) {
-                context.state().discard();
-              }
-              return failureResponse(error);
-            });
+        // The same rule as for a tool that throws to its agent: the failed call's state writes
+        // are dropped, so only its error response is stored.
+        .onErrorReturn(error -> ToolFailures.threw(name(), error, context));
   }
 
   // ---- arguments ----
@@ -499,24 +489,6 @@ public final class FunctionTool extends BaseTool {
     Map<String, Object> wrapped = new HashMap<>(2);
     wrapped.put("result", json);
     return wrapped;
-  }
-
-  private Map<String, Object> failureResponse(Throwable error) throws Throwable {
-    if (error instanceof VirtualMachineError) {
-      throw error;
-    }
-    String message =
-        "Tool '"
-            + name()
-            + "' failed: "
-            + error.getClass().getSimpleName()
-            + (error.getMessage() != null ? ": " + error.getMessage() : "");
-    log.warn("Tool '{}' ({}) failed", name(), method, error);
-    return errorResponse(message);
-  }
-
-  private static Map<String, Object> errorResponse(String message) {
-    return Map.of("error", message);
   }
 
   // ---- reflection ----

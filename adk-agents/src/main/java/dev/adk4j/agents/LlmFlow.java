@@ -1,0 +1,267 @@
+package dev.adk4j.agents;
+
+import com.google.genai.types.Content;
+import com.google.genai.types.FunctionCall;
+import com.google.genai.types.Part;
+import dev.adk4j.events.Event;
+import dev.adk4j.events.EventActions;
+import dev.adk4j.models.BaseLlm;
+import dev.adk4j.models.LlmException;
+import dev.adk4j.models.LlmRequest;
+import dev.adk4j.models.LlmResponse;
+import dev.adk4j.tools.BaseTool;
+import io.reactivex.rxjava3.core.Flowable;
+import io.reactivex.rxjava3.core.FlowableEmitter;
+import io.reactivex.rxjava3.core.Scheduler;
+import io.reactivex.rxjava3.schedulers.Schedulers;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One run of an {@link LlmAgent}: the model and tool loop, on the subscribing thread.
+ *
+ * <p>Each step builds the request (instructions, tools, the branch's history), lets the
+ * before-model callbacks answer in the model's place or calls the model, emits streamed partial
+ * responses as they come (never stored), and stores and emits each complete response after the
+ * after-model callbacks. If the last one calls functions, {@link ToolCalls} answers them in one
+ * stored event; the loop goes on with another step unless that event transfers to another agent
+ * (then {@link AgentTransfer#handOver} runs it and the run ends), skips summarization or escalates.
+ * The run also ends when the model answers without calling a function, the invocation ends, or the
+ * subscriber cancels.
+ */
+final class LlmFlow {
+
+  /**
+   * Where model calls run: a pool that never hands a thread to another task while the thread is
+   * still busy. (An abandoned call, cancelled or timed out, may stay blocked in I/O that ignores
+   * interrupts; {@code Schedulers.io()} would return such a thread to its cache at once and queue
+   * the next task behind the blocked one.) Daemon threads, idle ones end after 60 s.
+   */
+  private static final Scheduler MODEL_CALLS =
+      Schedulers.from(
+          Executors.newCachedThreadPool(
+              new java.util.concurrent.ThreadFactory() {
+                private final AtomicInteger n = new AtomicInteger();
+
+                @Override
+                public Thread newThread(Runnable r) {
+                  Thread t = new Thread(r, "adk4j-model-call-" + n.incrementAndGet());
+                  t.setDaemon(true);
+                  return t;
+                }
+              }),
+          true);
+
+  private final LlmAgent agent;
+  private final InvocationContext ctx;
+  private final FlowableEmitter<Event> emitter;
+
+  LlmFlow(LlmAgent agent, InvocationContext ctx, FlowableEmitter<Event> emitter) {
+    this.agent = agent;
+    this.ctx = ctx;
+    this.emitter = emitter;
+  }
+
+  /** Runs the loop to its end, then completes the emitter, or fails it with what went wrong. */
+  void run() {
+    try {
+      while (!emitter.isCancelled() && !ctx.endInvocation()) {
+        Event toolResponse = step();
+        if (toolResponse == null) {
+          break;
+        }
+        EventActions actions = toolResponse.actions();
+        if (actions.transferToAgent().isPresent()) {
+          AgentTransfer.handOver(agent, actions.transferToAgent().get(), ctx, this::emit);
+          break;
+        }
+        if (actions.skipSummarization().orElse(false) || actions.escalate().orElse(false)) {
+          break;
+        }
+      }
+      emitter.onComplete();
+    } catch (Throwable t) {
+      emitter.tryOnError(t);
+    }
+  }
+
+  private void emit(Event e) {
+    Flows.emit(emitter, e);
+  }
+
+  /**
+   * One model call and the tool calls it asks for.
+   *
+   * @return the stored function-response event, or null if the model called no function
+   */
+  private @Nullable Event step() {
+    CallbackContext cc = new CallbackContext(ctx);
+    LlmRequest request = buildRequest();
+    LlmResponse shortCircuit = null;
+    for (Callbacks.BeforeModelCallback cb : agent.beforeModelCallbacks()) {
+      shortCircuit = cb.call(cc, request).blockingGet();
+      if (shortCircuit != null) {
+        break;
+      }
+    }
+    List<LlmResponse> responses = new ArrayList<>();
+    if (shortCircuit != null) {
+      responses.add(shortCircuit);
+    } else {
+      ctx.incrementLlmCallsCount();
+      boolean stream = ctx.runConfig().streamingMode() == RunConfig.StreamingMode.SSE;
+      BaseLlm llm = agent.resolvedModel();
+      // The model's flow runs on a thread of its own, so a model that produces its responses
+      // while being subscribed to (a blocking HTTP read) still hands each streamed piece over
+      // as it arrives; this thread emits it at once.
+      Flows.forEach(
+          withTimeout(
+              llm.generateContent(request, stream).subscribeOn(MODEL_CALLS),
+              llm,
+              ctx.runConfig().llmCallTimeout()),
+          r -> {
+            if (r.partial().orElse(false)) {
+              emit(agent.newEvent(ctx).content(r.content().orElse(null)).partial(true).build());
+            } else {
+              responses.add(r);
+            }
+          });
+    }
+    Event last = null;
+    for (LlmResponse r : responses) {
+      last = emitModelResponse(cc, r, shortCircuit != null);
+    }
+    if (last == null) {
+      return null;
+    }
+    List<FunctionCall> calls = last.functionCalls();
+    if (calls.isEmpty()) {
+      return null;
+    }
+    Event stored = ToolCalls.run(agent, ctx, calls);
+    emit(stored);
+    return stored;
+  }
+
+  /**
+   * Stores and emits the event of a complete response, after the after-model callbacks (not for a
+   * response a before-model callback gave), with the output key written if it is the final answer.
+   */
+  private Event emitModelResponse(CallbackContext cc, LlmResponse response, boolean fromCallback) {
+    LlmResponse r = response;
+    if (!fromCallback) {
+      for (Callbacks.AfterModelCallback cb : agent.afterModelCallbacks()) {
+        LlmResponse replaced = cb.call(cc, r).blockingGet();
+        if (replaced != null) {
+          r = replaced;
+          break;
+        }
+      }
+    }
+    Content content = withCallIds(r.content().orElse(null));
+    Event.Builder event =
+        agent
+            .newEvent(ctx)
+            .content(content)
+            .turnComplete(r.turnComplete().orElse(null))
+            .errorCode(r.errorCode().orElse(null))
+            .errorMessage(r.errorMessage().orElse(null));
+    Event draft = event.build();
+    agent.recordOutput(cc, draft);
+    Event stored = ctx.persist(draft.toBuilder().actions(cc.actions()).build());
+    emit(stored);
+    return stored;
+  }
+
+  private LlmRequest buildRequest() {
+    LlmRequest.Builder b = LlmRequest.builder().model(modelNameForRequest());
+    // Instructions are read, never written: providers get a read-only context.
+    ReadonlyContext readonly = new ReadonlyContext(ctx);
+    BaseAgent root = agent.rootAgent();
+    if (root instanceof LlmAgent) {
+      b.appendInstruction(((LlmAgent) root).canonicalGlobalInstruction(readonly).blockingGet());
+    }
+    b.appendInstruction(agent.canonicalInstruction(readonly).blockingGet());
+    List<BaseAgent> targets = AgentTransfer.targets(agent);
+    if (!targets.isEmpty()) {
+      b.appendInstruction(AgentTransfer.instruction(targets));
+    }
+    for (BaseTool t : agent.tools()) {
+      t.declaration().ifPresent(b::addFunctionDeclaration);
+    }
+    if (!targets.isEmpty()) {
+      b.addFunctionDeclaration(AgentTransfer.declaration());
+    }
+    b.config(agent.requestConfig());
+    b.contents(
+        Histories.contentsFor(
+            ctx, agent.name(), agent.includeContents(), agent.historyWindow().orElse(null)));
+    return b.build();
+  }
+
+  private @Nullable String modelNameForRequest() {
+    try {
+      return agent.resolvedModel().model();
+    } catch (RuntimeException e) {
+      return agent.modelName();
+    }
+  }
+
+  /**
+   * {@code responses} failing with an {@link LlmException} when the model produces no response for
+   * {@code timeout} (before the first one, or between two); zero means no limit. The model's flow
+   * is cancelled then: a thread blocked in it stays blocked until its own I/O times out or returns,
+   * but the invocation goes on without it.
+   */
+  private Flowable<LlmResponse> withTimeout(
+      Flowable<LlmResponse> responses, BaseLlm llm, Duration timeout) {
+    if (timeout.isZero()) {
+      return responses;
+    }
+    long millis = Math.max(1, timeout.toMillis());
+    return responses.timeout(
+        millis,
+        TimeUnit.MILLISECONDS,
+        Flowable.defer(
+            () ->
+                Flowable.error(
+                    new LlmException(
+                        llm.model(),
+                        0,
+                        "Model '"
+                            + llm.model()
+                            + "' of agent '"
+                            + agent.name()
+                            + "' gave no response within "
+                            + millis
+                            + " ms (RunConfig.llmCallTimeout); the call was abandoned",
+                        new TimeoutException()))));
+  }
+
+  /** Gives every function call without an id one, so its response can name it. */
+  private static @Nullable Content withCallIds(@Nullable Content content) {
+    if (content == null || content.parts().isEmpty()) {
+      return content;
+    }
+    List<Part> parts = new ArrayList<>();
+    boolean changed = false;
+    for (Part p : content.parts().get()) {
+      if (p.functionCall().isPresent() && p.functionCall().get().id().isEmpty()) {
+        FunctionCall call =
+            p.functionCall().get().toBuilder().id("adk-" + UUID.randomUUID()).build();
+        parts.add(p.toBuilder().functionCall(call).build());
+        changed = true;
+      } else {
+        parts.add(p);
+      }
+    }
+    return changed ? content.toBuilder().parts(parts).build() : content;
+  }
+}
