@@ -154,8 +154,8 @@ public final class SupportDesk {
                   }
                   return Maybe.empty();
                 })
-            .beforeToolCallback(SupportDesk::checkOrderId) // adk4j-pending: before-tool, 4 args
-            .afterToolCallback(SupportDesk::stampResponse) // adk4j-pending: after-tool, 5 args
+            .beforeToolCallback(SupportDesk::checkOrderId)
+            .afterToolCallback(SupportDesk::stampResponse)
             .afterModelCallback(
                 (callbackContext, llmResponse) -> {
                   llmResponse

@@ -413,6 +413,17 @@ public final class LlmAgent extends BaseAgent {
       return this;
     }
 
+    /** ADK's before-tool callback shape, which also receives the invocation context. */
+    public Builder beforeToolCallback(Callbacks.BeforeToolCallbackWithInvocation callback) {
+      return beforeToolCallback(
+          Objects.requireNonNull(callback, "callback").toBeforeToolCallback());
+    }
+
+    /** ADK's after-tool callback shape, which also receives the invocation context. */
+    public Builder afterToolCallback(Callbacks.AfterToolCallbackWithInvocation callback) {
+      return afterToolCallback(Objects.requireNonNull(callback, "callback").toAfterToolCallback());
+    }
+
     @Override
     public LlmAgent build() {
       return new LlmAgent(this);

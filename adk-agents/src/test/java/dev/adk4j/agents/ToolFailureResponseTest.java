@@ -10,8 +10,8 @@ import dev.adk4j.events.Event;
 import dev.adk4j.models.LlmRequest;
 import dev.adk4j.sessions.InMemorySessionService;
 import dev.adk4j.sessions.Session;
-import dev.adk4j.testing.Contents;
-import dev.adk4j.testing.FakeLlm;
+import dev.adk4j.testing.ScriptedLlm;
+import dev.adk4j.testsupport.Contents;
 import dev.adk4j.tools.BaseTool;
 import dev.adk4j.tools.FunctionTool;
 import dev.adk4j.tools.ToolContext;
@@ -81,7 +81,8 @@ class ToolFailureResponseTest {
       Map<String, ?> args,
       List<BaseTool> tools,
       Function<LlmAgent.Builder, LlmAgent.Builder> configure) {
-    FakeLlm llm = FakeLlm.builder().thenFunctionCall(toolName, args).thenText("recovered").build();
+    ScriptedLlm llm =
+        ScriptedLlm.builder().thenFunctionCall(toolName, args).thenText("recovered").build();
     LlmAgent agent =
         configure.apply(LlmAgent.builder().name("worker").model(llm).tools(tools)).build();
     InvocationContext ctx =
@@ -308,7 +309,7 @@ class ToolFailureResponseTest {
     LlmAgent helper =
         LlmAgent.builder()
             .name("helper")
-            .model(FakeLlm.answering(r -> FakeLlm.textResponse("never")))
+            .model(ScriptedLlm.answering(r -> ScriptedLlm.textResponse("never")))
             .build();
 
     Run run =
@@ -330,7 +331,7 @@ class ToolFailureResponseTest {
     LlmAgent helper =
         LlmAgent.builder()
             .name("helper")
-            .model(FakeLlm.answering(r -> FakeLlm.textResponse("never")))
+            .model(ScriptedLlm.answering(r -> ScriptedLlm.textResponse("never")))
             .build();
 
     Run run = run(LlmAgent.TRANSFER_TO_AGENT, Map.of(), List.of(), b -> b.subAgents(helper));
