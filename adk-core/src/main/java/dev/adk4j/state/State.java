@@ -44,8 +44,10 @@ import org.jspecify.annotations.Nullable;
  * <p>{@link #discard()} undoes this state's writes in the live state (used when a tool fails).
  *
  * <p>Thread-safe: each mutation of a key is atomic together with its delta entry.
+ *
+ * <p>Final: a subclass could change the live state without recording it in the delta.
  */
-public class State implements ConcurrentMap<String, Object>, ReadonlyState {
+public final class State implements ConcurrentMap<String, Object>, ReadonlyState {
 
   public static final String APP_PREFIX = "app:";
   public static final String USER_PREFIX = "user:";

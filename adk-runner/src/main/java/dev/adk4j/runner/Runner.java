@@ -74,6 +74,9 @@ import org.slf4j.LoggerFactory;
  * therefore holds its error signal until such a consumer has taken every event (or 2 s have
  * passed), so they too see every stored event before the error. {@code blockingSubscribe(onNext,
  * onError)} and {@code subscribe} always deliver every event, then the error.
+ *
+ * <p>Its methods are final: a subclass (such as {@link InMemoryRunner}) chooses the services, never
+ * how a turn reads the session, applies state deltas or stores events.
  */
 public class Runner {
   private static final Logger log = LoggerFactory.getLogger(Runner.class);
@@ -137,34 +140,35 @@ public class Runner {
     }
   }
 
-  public BaseAgent agent() {
+  public final BaseAgent agent() {
     return agent;
   }
 
-  public String appName() {
+  public final String appName() {
     return appName;
   }
 
-  public BaseSessionService sessionService() {
+  public final BaseSessionService sessionService() {
     return sessionService;
   }
 
-  public @Nullable BaseArtifactService artifactService() {
+  public final @Nullable BaseArtifactService artifactService() {
     return artifactService;
   }
 
   /** How this runner compacts session histories, if it does. */
-  public java.util.Optional<EventsCompactionConfig> eventsCompactionConfig() {
+  public final java.util.Optional<EventsCompactionConfig> eventsCompactionConfig() {
     return java.util.Optional.ofNullable(compaction);
   }
 
   /** Runs one invocation with the default {@link RunConfig}. */
-  public Flowable<Event> runAsync(String userId, String sessionId, @Nullable Content newMessage) {
+  public final Flowable<Event> runAsync(
+      String userId, String sessionId, @Nullable Content newMessage) {
     return runAsync(userId, sessionId, newMessage, RunConfig.builder().build());
   }
 
   /** Runs one invocation; see the class comment. */
-  public Flowable<Event> runAsync(
+  public final Flowable<Event> runAsync(
       String userId, String sessionId, @Nullable Content newMessage, RunConfig runConfig) {
     return runAsync(userId, sessionId, newMessage, runConfig, null);
   }
@@ -180,7 +184,7 @@ public class Runner {
    * @throws NullPointerException if {@code userId}, {@code sessionId} or {@code runConfig} is null
    * @throws IllegalArgumentException if {@code userId} or {@code sessionId} is empty or blank
    */
-  public Flowable<Event> runAsync(
+  public final Flowable<Event> runAsync(
       String userId,
       String sessionId,
       @Nullable Content newMessage,
