@@ -48,10 +48,12 @@ class JdbcDependenciesTest {
         .contains("Flyway's PostgreSQL support (org.flywaydb:flyway-database-postgresql)")
         .contains("Add the dependency dev.adk4j:adk-sessions-jdbc")
         .contains("for PostgreSQL, org.postgresql:postgresql");
+    // A caller's DataSource brings its own driver: only the starter's libraries are named.
     assertThat(line(out, "refused: DataSource"))
-        .contains("HikariCP")
-        .contains("dev.adk4j:adk-sessions-jdbc")
-        .doesNotContain("sqlite-jdbc (")
+        .contains(IllegalStateException.class.getName())
+        .contains("HikariCP (com.zaxxer:HikariCP)")
+        .contains("Add the dependency dev.adk4j:adk-sessions-jdbc")
+        .doesNotContain("org.xerial:sqlite-jdbc")
         .doesNotContain("org.postgresql");
     assertThat(dir.resolve("sessions.db")).doesNotExist();
   }
