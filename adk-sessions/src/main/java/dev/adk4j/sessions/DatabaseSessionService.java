@@ -97,6 +97,7 @@ public final class DatabaseSessionService implements BaseSessionService, AutoClo
       DatabaseSessionConfig config) {
     Objects.requireNonNull(jdbcUrl, "jdbcUrl");
     Objects.requireNonNull(config, "config");
+    JdbcDependencies.check(jdbcUrl);
     this.store = JdbcSessionStore.open(jdbcUrl, user, password, config);
     this.limits = config.limits();
   }
@@ -112,6 +113,7 @@ public final class DatabaseSessionService implements BaseSessionService, AutoClo
   public DatabaseSessionService(DataSource dataSource, DatabaseSessionConfig config) {
     Objects.requireNonNull(dataSource, "dataSource");
     Objects.requireNonNull(config, "config");
+    JdbcDependencies.check(null);
     this.store = JdbcSessionStore.open(dataSource, config);
     this.limits = config.limits();
   }
