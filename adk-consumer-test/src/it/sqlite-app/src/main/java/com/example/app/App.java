@@ -1,6 +1,7 @@
 package com.example.app;
 
 import com.google.genai.types.Content;
+import com.google.genai.types.FunctionResponse;
 import com.google.genai.types.Part;
 import dev.adk4j.agents.LlmAgent;
 import dev.adk4j.agents.RunConfig;
@@ -42,12 +43,10 @@ public final class App {
           .thenFunctionCall("count_visit", Map.of())
           .thenAnswer(
               request -> {
+                // The request carries the whole history: this turn's answer is the last one.
+                List<FunctionResponse> answers = ScriptedLlm.functionResponses(request);
                 Object visits =
-                    ScriptedLlm.functionResponses(request)
-                        .get(0)
-                        .response()
-                        .orElse(Map.of())
-                        .get("visits");
+                    answers.get(answers.size() - 1).response().orElse(Map.of()).get("visits");
                 return ScriptedLlm.textResponse(
                     ScriptedLlm.instruction(request) + " Visit " + visits + ".");
               });
