@@ -5,6 +5,7 @@ import dev.adk4j.events.EventActions;
 import dev.adk4j.state.Json;
 import dev.adk4j.state.Scope;
 import io.reactivex.rxjava3.core.Single;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -13,48 +14,14 @@ import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The storage-independent part of the session contract, shared by every service: argument checks,
- * value normalization, the stored form of an event and the split of its delta by scope.
+ * The storage-independent part of the session contract, for {@link StoreBackedSessionService} (and
+ * so for every service): argument checks, value normalization, size limits, the stored form of an
+ * event, the split of its delta by scope, and the update of the caller's copy after an append.
  */
 final class Appends {
   private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(Appends.class);
 
   private Appends() {}
-
-  /**
-   * An append prepared for storage: the event as it will be stored (without {@code temp:} keys,
-   * conditions or increments), the full delta (temp keys included) for the caller's copy, the
-   * stored delta split by scope, and the conditions and increments to apply, without {@code temp:}
-   * keys.
-   */
-  record Prepared(
-      Event stored,
-      Map<String, @Nullable Object> fullDelta,
-      Scope.Split split,
-      Map<String, @Nullable Object> expected,
-      Map<String, Long> increments,
-      long timestamp) {
-
-    /** Whether the store must read keys before writing them. */
-    boolean isConditional() {
-      return !expected.isEmpty() || !increments.isEmpty();
-    }
-  }
-
-  /** What a store did: the session's new revision and the values its increments produced. */
-  record Stored(long revision, Map<String, Object> resolved) {}
-
-  /** Stores a prepared append for a service. */
-  @FunctionalInterface
-  interface Storage {
-    /**
-     * @throws SessionNotFoundException if the session does not exist
-     * @throws StaleSessionException if {@code session.revision()} is not the stored revision
-     * @throws StateConflictException if an expected key has another value in storage
-     * @throws SessionBusyException if another invocation holds the session's lease
-     */
-    Stored store(Session session, Prepared prepared);
-  }
 
   /** {@code event} with the values of {@code resolved} in its state delta. */
   static Event withResolved(Event event, Map<String, Object> resolved) {
@@ -68,11 +35,12 @@ final class Appends {
 
   /**
    * The {@code appendEvent} of every service: partial events are returned untouched; otherwise the
-   * event is prepared, stored by {@code storage}, and the passed session copy brought up to date.
-   * The copy's monitor orders appends made through one copy (parallel branches of one invocation),
-   * so each sends the revision the previous one produced.
+   * event is prepared, stored by {@code store}, and the passed session copy brought up to date. The
+   * copy's monitor orders appends made through one copy (parallel branches of one invocation), so
+   * each sends the revision the previous one produced.
    */
-  static Single<Event> append(Session session, Event event, SessionLimits limits, Storage storage) {
+  static Single<Event> append(
+      Session session, Event event, SessionLimits limits, SessionStore store) {
     Objects.requireNonNull(session, "session");
     Objects.requireNonNull(event, "event");
     return Single.fromCallable(
@@ -80,17 +48,14 @@ final class Appends {
           if (event.partial().orElse(false)) {
             return event;
           }
-          Prepared prepared = prepare(session, event, limits);
+          PendingAppend pending = prepare(session, event, limits);
           Event stored;
           synchronized (session) {
-            Stored result = storage.store(session, prepared);
-            stored = withResolved(prepared.stored(), result.resolved());
-            Map<String, @Nullable Object> fullDelta = prepared.fullDelta();
-            if (!result.resolved().isEmpty()) {
-              fullDelta = new LinkedHashMap<>(fullDelta);
-              fullDelta.putAll(result.resolved());
-            }
-            session.applyAppended(stored, fullDelta, result.revision());
+            SessionStore.Appended result =
+                store.append(pending, session.revision(), session.leaseOwner());
+            Map<String, Object> resolved = result.resolved();
+            stored = resolved.isEmpty() ? pending.event() : pending.eventWith(resolved);
+            session.applyAppended(stored, pending.fullDeltaWith(resolved), result.revision());
           }
           if (log.isDebugEnabled()) {
             log.debug(
@@ -99,7 +64,7 @@ final class Appends {
                 stored.author(),
                 session.describe(),
                 session.revision(),
-                prepared.fullDelta().keySet());
+                pending.fullDelta().keySet());
           }
           return stored;
         });
@@ -121,19 +86,10 @@ final class Appends {
             + " nothing was stored");
   }
 
-  /** Creates a session for a service, given the checked ids and the split initial state. */
-  @FunctionalInterface
-  interface Creation {
-    /**
-     * @throws SessionAlreadyExistsException if the id is taken for that app and user
-     */
-    Session create(String appName, String userId, String sessionId, Scope.Split initialState);
-  }
-
   /**
    * The {@code createSession} of every service: checks the ids, generates a missing session id,
-   * normalizes and splits the initial state ({@code temp:} dropped), then lets {@code creation}
-   * store it.
+   * normalizes and splits the initial state ({@code temp:} dropped), checks it against {@code
+   * limits}, then lets {@code store} create the session.
    */
   static Single<Session> create(
       String appName,
@@ -141,7 +97,7 @@ final class Appends {
       @Nullable Map<String, ? extends @Nullable Object> state,
       @Nullable String sessionId,
       SessionLimits limits,
-      Creation creation) {
+      SessionStore store) {
     return Single.fromCallable(
         () -> {
           checkIds(appName, userId);
@@ -151,7 +107,7 @@ final class Appends {
           limits.checkValues(initial.app(), where);
           limits.checkValues(initial.user(), where);
           limits.checkValues(initial.session(), where);
-          return creation.create(appName, userId, id, initial);
+          return store.create(appName, userId, id, initial);
         });
   }
 
@@ -173,7 +129,8 @@ final class Appends {
   }
 
   /**
-   * The initial state of a new session, normalized and split by scope ({@code temp:} dropped).
+   * The initial state of a new session, normalized, frozen and split by scope ({@code temp:}
+   * dropped).
    *
    * @throws IllegalArgumentException naming the key and session for an invalid key or value
    */
@@ -185,39 +142,49 @@ final class Appends {
     if (state == null || state.isEmpty()) {
       return Scope.split(Map.of());
     }
-    return Scope.split(normalize(appName, userId, sessionId, state));
+    Map<String, @Nullable Object> normalized = normalize(appName, userId, sessionId, state);
+    normalized.replaceAll((k, v) -> Json.freeze(v)); // as appended values: a store may keep them
+    return Scope.split(normalized);
   }
 
   /**
    * Prepares {@code event} for appending to {@code session}: checks and normalizes its delta and
    * builds the stored form, without {@code temp:} keys, and checks it against {@code limits}.
    */
-  static Prepared prepare(Session session, Event event, SessionLimits limits) {
+  static PendingAppend prepare(Session session, Event event, SessionLimits limits) {
     EventActions actions = event.actions();
     Map<String, @Nullable Object> delta = actions.stateDelta();
     Map<String, @Nullable Object> full =
         delta.isEmpty()
             ? Map.of()
             : normalize(session.appName(), session.userId(), session.id(), delta);
-    // The stored event, and what a service keeps, hold immutable copies of the values, which
+    // The stored event, and what a store keeps, hold immutable copies of the values, which
     // readers then share; the caller's copy gets the mutable ones.
     Map<String, @Nullable Object> kept = frozenWithoutTemp(full);
     Map<String, @Nullable Object> expected =
         actions.expectedState().isEmpty()
             ? Map.of()
-            : Scope.withoutTemp(
-                normalize(
-                    session.appName(), session.userId(), session.id(), actions.expectedState()));
-    Map<String, Long> increments = new LinkedHashMap<>();
-    actions
-        .stateIncrements()
-        .forEach(
-            (key, amount) -> {
-              checkKey(session, key);
-              if (Scope.of(key) != Scope.TEMP) {
-                increments.put(key, amount);
-              }
-            });
+            : Collections.unmodifiableMap(
+                Scope.withoutTemp(
+                    normalize(
+                        session.appName(),
+                        session.userId(),
+                        session.id(),
+                        actions.expectedState())));
+    Map<String, Long> increments = Map.of();
+    if (!actions.stateIncrements().isEmpty()) {
+      Map<String, Long> nonTemp = new LinkedHashMap<>();
+      actions
+          .stateIncrements()
+          .forEach(
+              (key, amount) -> {
+                checkKey(session, key);
+                if (Scope.of(key) != Scope.TEMP) {
+                  nonTemp.put(key, amount);
+                }
+              });
+      increments = Collections.unmodifiableMap(nonTemp);
+    }
     // An event whose delta is already what is stored (no temp: keys, no conditions, values
     // immutable scalars or frozen, so the same instances) is stored as it is.
     Event stored =
@@ -235,7 +202,7 @@ final class Appends {
                 .build();
     limits.checkValues(kept, session::describe);
     limits.checkEvent(stored, session::describe);
-    return new Prepared(stored, full, Scope.split(kept), expected, increments, event.timestamp());
+    return new PendingAppend(session, stored, full, Scope.split(kept), expected, increments);
   }
 
   /** Whether the two maps hold the same keys with the very same value instances. */

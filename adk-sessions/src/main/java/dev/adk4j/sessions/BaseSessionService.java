@@ -95,7 +95,7 @@ public interface BaseSessionService {
     Objects.requireNonNull(request, "request");
     return Single.defer(
         () -> {
-          Paging.SessionCursor after = Paging.sessionCursor(request);
+          SessionStore.Position after = Paging.sessionCursor(request);
           return listSessions(appName, userId)
               .map(all -> Paging.sessionsPageOf(all.sessions(), after, request.pageSize()));
         });

@@ -6,8 +6,6 @@ import io.reactivex.rxjava3.core.Completable;
 import io.reactivex.rxjava3.core.Maybe;
 import io.reactivex.rxjava3.core.Single;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -51,11 +49,15 @@ import org.jspecify.annotations.Nullable;
  * are refused with {@link StaleSessionException}, and writes of different {@code app:}/{@code
  * user:} keys from different sessions never lose each other. Thread-safe. Operations block the
  * subscribing thread on the database; subscribe on an I/O scheduler if that matters.
+ *
+ * <p>It is the {@link StoreBackedSessionService} over a {@link JdbcSessionStore}: ids, values,
+ * limits, {@code temp:} keys and the caller's copy are handled there as for every backend; the
+ * store runs the SQL.
  */
 public final class DatabaseSessionService implements BaseSessionService, AutoCloseable {
 
   private final JdbcSessionStore store;
-  private final SessionLimits limits;
+  private final StoreBackedSessionService service;
 
   /**
    * Opens a service on a JDBC URL with the default settings.
@@ -99,7 +101,7 @@ public final class DatabaseSessionService implements BaseSessionService, AutoClo
     Objects.requireNonNull(config, "config");
     JdbcDependencies.check(jdbcUrl);
     this.store = JdbcSessionStore.open(jdbcUrl, user, password, config);
-    this.limits = config.limits();
+    this.service = new StoreBackedSessionService(store, config.limits());
   }
 
   /**
@@ -115,7 +117,7 @@ public final class DatabaseSessionService implements BaseSessionService, AutoClo
     Objects.requireNonNull(config, "config");
     JdbcDependencies.check(null);
     this.store = JdbcSessionStore.open(dataSource, config);
-    this.limits = config.limits();
+    this.service = new StoreBackedSessionService(store, config.limits());
   }
 
   @Override
@@ -124,27 +126,18 @@ public final class DatabaseSessionService implements BaseSessionService, AutoClo
       String userId,
       @Nullable Map<String, ? extends @Nullable Object> state,
       @Nullable String sessionId) {
-    return Appends.create(appName, userId, state, sessionId, limits, store::create);
+    return service.createSession(appName, userId, state, sessionId);
   }
 
   @Override
   public Maybe<Session> getSession(
       String appName, String userId, String sessionId, Optional<GetSessionConfig> config) {
-    Objects.requireNonNull(config, "config");
-    return Maybe.fromCallable(
-        () -> {
-          Appends.checkIds(appName, userId, sessionId);
-          return store.load(appName, userId, sessionId, config).orElse(null);
-        });
+    return service.getSession(appName, userId, sessionId, config);
   }
 
   @Override
   public Single<ListSessionsResponse> listSessions(String appName, String userId) {
-    return Single.fromCallable(
-        () -> {
-          Appends.checkIds(appName, userId);
-          return new ListSessionsResponse(store.list(appName, userId));
-        });
+    return service.listSessions(appName, userId);
   }
 
   /**
@@ -156,85 +149,29 @@ public final class DatabaseSessionService implements BaseSessionService, AutoClo
   @Override
   public Single<ListSessionsResponse> listSessions(
       String appName, String userId, ListSessionsRequest request) {
-    Objects.requireNonNull(request, "request");
-    return Single.fromCallable(
-        () -> {
-          Appends.checkIds(appName, userId);
-          Paging.SessionCursor after = Paging.sessionCursor(request);
-          List<Session> followers =
-              store.listPage(
-                  appName,
-                  userId,
-                  request.pageSize() + 1,
-                  after == null ? null : after.updated(),
-                  after == null ? null : after.id());
-          return Paging.sessionsPage(followers, request.pageSize());
-        });
+    return service.listSessions(appName, userId, request);
   }
 
   @Override
   public Completable deleteSession(String appName, String userId, String sessionId) {
-    return Completable.fromAction(
-        () -> {
-          Appends.checkIds(appName, userId, sessionId);
-          store.delete(appName, userId, sessionId);
-        });
+    return service.deleteSession(appName, userId, sessionId);
   }
 
   @Override
   public Single<ListEventsResponse> listEvents(String appName, String userId, String sessionId) {
-    return Single.fromCallable(
-        () -> {
-          Appends.checkIds(appName, userId, sessionId);
-          return new ListEventsResponse(store.events(appName, userId, sessionId));
-        });
+    return service.listEvents(appName, userId, sessionId);
   }
 
   /** Reads one page by a range scan of the events' primary key {@code (session_pk, seq)}. */
   @Override
   public Single<ListEventsResponse> listEvents(
       String appName, String userId, String sessionId, ListEventsRequest request) {
-    Objects.requireNonNull(request, "request");
-    return Single.fromCallable(
-        () -> {
-          Appends.checkIds(appName, userId, sessionId);
-          long bound = Paging.eventBound(request);
-          int n = request.pageSize();
-          List<JdbcSessionStore.NumberedEvent> rows =
-              store.eventsPage(appName, userId, sessionId, request.newestFirst(), bound, n + 1);
-          List<Event> page = new ArrayList<>(Math.min(n, rows.size()));
-          for (int i = 0; i < rows.size() && i < n; i++) {
-            page.add(rows.get(i).event());
-          }
-          Optional<String> next =
-              rows.size() > n
-                  ? Optional.of(Paging.eventToken(rows.get(n - 1).seq(), request.newestFirst()))
-                  : Optional.empty();
-          return new ListEventsResponse(page, next);
-        });
+    return service.listEvents(appName, userId, sessionId, request);
   }
 
   @Override
   public Single<Event> appendEvent(Session session, Event event) {
-    return Appends.append(
-        session,
-        event,
-        limits,
-        (copy, prepared) -> {
-          JdbcSessionStore.AppendResult r =
-              store.append(
-                  copy.appName(),
-                  copy.userId(),
-                  copy.id(),
-                  copy.revision(),
-                  copy.leaseOwner(),
-                  prepared.stored(),
-                  prepared.split(),
-                  prepared.expected(),
-                  prepared.increments(),
-                  resolved -> Appends.withResolved(prepared.stored(), resolved));
-          return new Appends.Stored(r.revision(), r.resolved());
-        });
+    return service.appendEvent(session, event);
   }
 
   /**
@@ -246,12 +183,7 @@ public final class DatabaseSessionService implements BaseSessionService, AutoClo
   @Override
   public Single<SessionLease> acquireLease(
       String appName, String userId, String sessionId, Duration maxWait) {
-    Objects.requireNonNull(maxWait, "maxWait");
-    return Single.fromCallable(
-        () -> {
-          Appends.checkIds(appName, userId, sessionId);
-          return Leases.acquire(store, appName, userId, sessionId, maxWait);
-        });
+    return service.acquireLease(appName, userId, sessionId, maxWait);
   }
 
   /** The database behind this service: {@code "SQLite"} or {@code "PostgreSQL"}. */

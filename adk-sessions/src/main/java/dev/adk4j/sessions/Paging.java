@@ -48,9 +48,6 @@ final class Paging {
 
   // ---- sessions ----
 
-  /** The position of a session in the order of session pages. */
-  record SessionCursor(Instant updated, String id) {}
-
   /**
    * Session ids in Unicode code point order: the order of their UTF-8 bytes, which is how SQLite
    * ({@code BINARY}) and PostgreSQL ({@code COLLATE "C"}) compare them, whatever the locale.
@@ -76,14 +73,19 @@ final class Paging {
     return byTime != 0 ? byTime : compareIds(idA, idB);
   }
 
-  static final Comparator<SessionCursor> CURSOR_ORDER =
-      (a, b) -> compare(a.updated(), a.id(), b.updated(), b.id());
+  static final Comparator<SessionStore.Position> POSITION_ORDER =
+      (a, b) -> compare(a.lastUpdateTime(), a.sessionId(), b.lastUpdateTime(), b.sessionId());
 
   static final Comparator<Session> SESSION_ORDER =
       (a, b) -> compare(a.lastUpdateTime(), a.id(), b.lastUpdateTime(), b.id());
 
+  /** Where {@code s} is relative to {@code p} in page order: negative before, positive after. */
+  static int compare(Session s, SessionStore.Position p) {
+    return compare(s.lastUpdateTime(), s.id(), p.lastUpdateTime(), p.sessionId());
+  }
+
   /** Where the requested page starts (exclusive), or null for the first page. */
-  static @Nullable SessionCursor sessionCursor(ListSessionsRequest request) {
+  static SessionStore.@Nullable Position sessionCursor(ListSessionsRequest request) {
     String token = request.pageToken().orElse(null);
     if (token == null) {
       return null;
@@ -99,7 +101,7 @@ final class Paging {
       if (nanos < 0 || nanos > 999_999_999) {
         throw malformed(token, "listSessions", "nanoseconds out of range");
       }
-      return new SessionCursor(Instant.ofEpochSecond(seconds, nanos), parts[3]);
+      return new SessionStore.Position(Instant.ofEpochSecond(seconds, nanos), parts[3]);
     } catch (NumberFormatException | DateTimeException e) {
       throw malformed(token, "listSessions", "its update time is not a time");
     }
@@ -125,20 +127,29 @@ final class Paging {
 
   /** A page cut from all of a user's sessions, in any order (for services without an index). */
   static ListSessionsResponse sessionsPageOf(
-      List<Session> all, @Nullable SessionCursor after, int pageSize) {
+      List<Session> all, SessionStore.@Nullable Position after, int pageSize) {
+    return sessionsPage(followers(all, after, pageSize + 1), pageSize);
+  }
+
+  /**
+   * Up to {@code limit} of {@code all} (a user's sessions in any order) that come after {@code
+   * after} in page order, in page order.
+   */
+  static List<Session> followers(
+      List<Session> all, SessionStore.@Nullable Position after, int limit) {
     List<Session> sorted = new ArrayList<>(all);
     sorted.sort(SESSION_ORDER);
-    List<Session> followers = new ArrayList<>(pageSize + 1);
+    List<Session> followers = new ArrayList<>(Math.min(limit, sorted.size()));
     for (Session s : sorted) {
-      if (after != null && compare(s.lastUpdateTime(), s.id(), after.updated(), after.id()) <= 0) {
+      if (after != null && compare(s, after) <= 0) {
         continue;
       }
       followers.add(s);
-      if (followers.size() > pageSize) {
+      if (followers.size() >= limit) {
         break;
       }
     }
-    return sessionsPage(followers, pageSize);
+    return followers;
   }
 
   // ---- events ----
@@ -192,34 +203,28 @@ final class Paging {
    * number i + 1); events are immutable and shared.
    */
   static ListEventsResponse eventsPageOf(List<Event> events, ListEventsRequest request) {
-    long bound = eventBound(request);
-    int size = events.size();
     int n = request.pageSize();
-    List<Event> page = new ArrayList<>(Math.min(n, size));
-    boolean more;
-    long lastSeq;
-    if (!request.newestFirst()) {
-      int from = (int) Math.min(size, bound); // seq > bound: index >= bound
-      int to = Math.min(size, from + n);
-      for (int i = from; i < to; i++) {
-        page.add(events.get(i));
-      }
-      more = to < size;
-      lastSeq = to;
-    } else {
-      int before = (int) Math.max(0, Math.min(size, bound - 1)); // seq < bound: index < bound - 1
-      int to = Math.max(0, before - n);
-      for (int i = before - 1; i >= to; i--) {
-        page.add(events.get(i));
-      }
-      more = to > 0;
-      lastSeq = to + 1L;
+    return eventsPage(
+        EventSelection.page(events, request.newestFirst(), eventBound(request), n + 1),
+        n,
+        request.newestFirst());
+  }
+
+  /**
+   * A response from the events that follow the requested position, in page order: up to {@code
+   * pageSize + 1} of them, the one past the page only telling that there is a next page.
+   */
+  static ListEventsResponse eventsPage(
+      List<SessionStore.NumberedEvent> followers, int pageSize, boolean newestFirst) {
+    List<Event> page = new ArrayList<>(Math.min(pageSize, followers.size()));
+    for (int i = 0; i < followers.size() && i < pageSize; i++) {
+      page.add(followers.get(i).event());
     }
-    return new ListEventsResponse(
-        page,
-        more && !page.isEmpty()
-            ? Optional.of(eventToken(lastSeq, request.newestFirst()))
-            : Optional.empty());
+    Optional<String> next =
+        followers.size() > pageSize
+            ? Optional.of(eventToken(followers.get(pageSize - 1).seq(), newestFirst))
+            : Optional.empty();
+    return new ListEventsResponse(page, next);
   }
 
   // ---- tokens ----

@@ -15,7 +15,8 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>The defaults are 1 MiB for a value and 4 MiB for an event. {@link DatabaseSessionConfig} sets
  * them for a database; {@link InMemorySessionService#InMemorySessionService(SessionLimits)} for
- * memory. An increment's result is not measured (it is an integer).
+ * memory; {@link StoreBackedSessionService#StoreBackedSessionService(SessionStore, SessionLimits)}
+ * for any other store. An increment's result is not measured (it is an integer).
  *
  * <p>Immutable.
  */

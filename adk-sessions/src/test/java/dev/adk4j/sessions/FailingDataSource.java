@@ -12,15 +12,17 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.function.IntFunction;
 import java.util.function.Supplier;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
 
 /**
  * A {@link DataSource} whose connections count every statement execution ({@code execute*}, {@code
- * executeBatch}) and every {@code commit()}, and fail the k-th one after {@link #failAt}: the
- * failure is thrown instead of running it, as a database would fail it. Counting and the log of
- * what ran start again at each {@link #failAt} or {@link #count()}.
+ * executeBatch}) and every {@code commit()}, and fail the k-th one after {@link #failAt}, or each
+ * one {@link #failEach} names: the failure is thrown instead of running it, as a database would
+ * fail it. Counting and the log of what ran start again at each {@link #failAt}, {@link #failEach}
+ * or {@link #count()}.
  */
 final class FailingDataSource extends DelegatingDataSource {
 
@@ -37,6 +39,7 @@ final class FailingDataSource extends DelegatingDataSource {
   private final List<String> executed = new ArrayList<>();
   private int failAt;
   private @Nullable Supplier<SQLException> failure;
+  private @Nullable IntFunction<@Nullable SQLException> failures;
   private @Nullable String failed;
 
   FailingDataSource(DataSource delegate) {
@@ -49,6 +52,7 @@ final class FailingDataSource extends DelegatingDataSource {
       executed.clear();
       failAt = 0;
       failure = null;
+      failures = null;
       failed = null;
     }
   }
@@ -59,6 +63,21 @@ final class FailingDataSource extends DelegatingDataSource {
       executed.clear();
       this.failAt = k;
       this.failure = failure;
+      this.failures = null;
+      this.failed = null;
+    }
+  }
+
+  /**
+   * From now on, counts executions and fails the k-th (1-based) with {@code failures.apply(k)},
+   * where that is not null; {@link #failed()} is then the last execution failed.
+   */
+  void failEach(IntFunction<@Nullable SQLException> failures) {
+    synchronized (lock) {
+      executed.clear();
+      this.failAt = 0;
+      this.failure = null;
+      this.failures = failures;
       this.failed = null;
     }
   }
@@ -84,6 +103,11 @@ final class FailingDataSource extends DelegatingDataSource {
       if (executed.size() == failAt && failure != null) {
         failed = what;
         toThrow = failure.get();
+      } else if (failures != null) {
+        toThrow = failures.apply(executed.size());
+        if (toThrow != null) {
+          failed = what;
+        }
       }
     }
     if (toThrow != null) {

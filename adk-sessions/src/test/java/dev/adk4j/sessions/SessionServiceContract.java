@@ -29,15 +29,39 @@ import org.junit.jupiter.api.Test;
  * The session service contract of {@code ARCHITECTURE.md} ("State contract", "Session service
  * contract"), as tests. Every {@link BaseSessionService} implementation's test extends this class
  * and only says how to build a fresh, empty service; a backend is done when it passes unchanged.
+ *
+ * <p>Shipped in the adk-sessions test-jar ({@code <type>test-jar</type>}, test scope), so that a
+ * backend in another project extends it too. A {@link SessionStore} is tested through the service
+ * over it:
+ *
+ * <pre>{@code
+ * class MyStoreTest extends SessionServiceContract {
+ *   protected BaseSessionService createService() {
+ *     return createService(SessionLimits.defaults());
+ *   }
+ *
+ *   protected BaseSessionService createService(SessionLimits limits) {
+ *     return new StoreBackedSessionService(new MyStore(), limits);
+ *   }
+ * }
+ * }</pre>
+ *
+ * <p>What is particular to a backend (surviving a restart, several instances on one store, faults
+ * of a database) is tested beside this, as {@code DatabaseSessionServiceContract} does for {@code
+ * DatabaseSessionService}. Leases are optional: a service whose {@code acquireLease} returns {@link
+ * SessionLease#none()} skips the checks of exclusivity and waiting.
  */
 public abstract class SessionServiceContract {
 
   protected static final String APP = "my_app";
 
-  /** A new, empty service. Called before each test. */
+  /** A new, empty service. Called before each test; {@link #closeService} releases it. */
   protected abstract BaseSessionService createService() throws Exception;
 
-  /** A new, empty service applying {@code limits}; the caller closes it. */
+  /**
+   * A new, empty service applying {@code limits} (as {@code new StoreBackedSessionService(store,
+   * limits)}); the test closes it with {@link #closeService}.
+   */
   protected abstract BaseSessionService createService(SessionLimits limits) throws Exception;
 
   /** Releases what {@link #createService()} made; the default closes AutoCloseable services. */
@@ -47,15 +71,16 @@ public abstract class SessionServiceContract {
     }
   }
 
+  /** The service under test: a fresh one for each test. */
   protected BaseSessionService service;
 
   @BeforeEach
-  void setUpService() throws Exception {
+  protected void setUpService() throws Exception {
     service = createService();
   }
 
   @AfterEach
-  void tearDownService() throws Exception {
+  protected void tearDownService() throws Exception {
     closeService(service);
   }
 

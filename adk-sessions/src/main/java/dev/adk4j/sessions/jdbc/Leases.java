@@ -1,6 +1,7 @@
-package dev.adk4j.sessions;
+package dev.adk4j.sessions.jdbc;
 
-import dev.adk4j.sessions.jdbc.JdbcSessionStore;
+import dev.adk4j.sessions.SessionBusyException;
+import dev.adk4j.sessions.SessionLease;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.time.Instant;
@@ -11,7 +12,11 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
-/** Session leases stored in the database: acquisition with a bounded wait, renewal, release. */
+/**
+ * Session leases stored in the database: acquisition with a bounded wait (polling with backoff, a
+ * claim on the next turn keeping waiters in other processes from starving), renewal in the
+ * background while held, release.
+ */
 final class Leases {
   private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(Leases.class);
 
@@ -32,24 +37,23 @@ final class Leases {
 
   private Leases() {}
 
-  static SessionLease acquire(
-      JdbcSessionStore store, String app, String user, String id, Duration maxWait)
+  static SessionLease acquire(LeaseRows rows, String app, String user, String id, Duration maxWait)
       throws InterruptedException {
     String owner = INSTANCE + "/" + UUID.randomUUID();
-    String context = SessionException.describe(app, user, id);
+    String context = SessionRows.describe(app, user, id);
     long start = System.nanoTime();
     long deadline = start + maxWait.toNanos();
     long pause = 1;
-    JdbcSessionStore.LeaseAttempt attempt;
+    LeaseRows.LeaseAttempt attempt;
     for (boolean first = true; ; first = false) {
-      attempt = store.tryLease(app, user, id, owner, first);
+      attempt = rows.tryLease(app, user, id, owner, first);
       if (attempt.taken()) {
         break;
       }
       long left = deadline - System.nanoTime();
       if (left <= 0) {
         try {
-          store.dropClaim(attempt.pk(), owner, context);
+          rows.dropClaim(attempt.pk(), owner, context);
         } catch (RuntimeException e) {
           log.debug("Could not drop the lease claim on {}: {}", context, e.toString());
         }
@@ -77,23 +81,23 @@ final class Leases {
     }
     long waited = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
     log.debug("Leased {} as '{}' after {} ms", context, owner, waited);
-    return new DbLease(store, attempt.pk(), owner, context);
+    return new DbLease(rows, attempt.pk(), owner, context);
   }
 
   private static final class DbLease implements SessionLease {
-    private final JdbcSessionStore store;
+    private final LeaseRows rows;
     private final long pk;
     private final String owner;
     private final String context;
     private final ScheduledFuture<?> renewal;
     private volatile boolean held = true;
 
-    DbLease(JdbcSessionStore store, long pk, String owner, String context) {
-      this.store = store;
+    DbLease(LeaseRows rows, long pk, String owner, String context) {
+      this.rows = rows;
       this.pk = pk;
       this.owner = owner;
       this.context = context;
-      long every = Math.max(10, store.config().leaseDuration().toMillis() / 3);
+      long every = Math.max(10, rows.leaseMillis() / 3);
       this.renewal =
           RENEWALS.scheduleWithFixedDelay(this::renew, every, every, TimeUnit.MILLISECONDS);
     }
@@ -102,14 +106,14 @@ final class Leases {
       if (!held) {
         return;
       }
-      if (store.isClosed()) {
+      if (rows.isClosed()) {
         // The service was closed with this lease still held: it lapses when it expires.
         held = false;
         renewal.cancel(false);
         return;
       }
       try {
-        if (store.renewLease(pk, owner, context) < 0) {
+        if (rows.renewLease(pk, owner, context) < 0) {
           held = false;
           renewal.cancel(false);
           log.warn(
@@ -141,7 +145,7 @@ final class Leases {
       }
       held = false;
       try {
-        store.releaseLease(pk, owner, context);
+        rows.releaseLease(pk, owner, context);
       } catch (RuntimeException e) {
         log.warn(
             "Could not release the lease of {}; it lapses when it expires: {}",

@@ -1,0 +1,408 @@
+package dev.adk4j.sessions;
+
+import dev.adk4j.events.Event;
+import dev.adk4j.state.Json;
+import dev.adk4j.state.Scope;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableSet;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.UUID;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReadWriteLock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The {@link SessionStore} of {@link InMemorySessionService}: maps in this process.
+ *
+ * <p>Cost: a user's sessions are also kept in the order of {@code listSessions} pages (most
+ * recently updated first), so that a page is found in logarithmic time and costs what it returns; a
+ * session remembers where its latest compaction event is. Loads with {@code afterRevision}, {@code
+ * fromLatestCompaction} or {@code numRecentEvents} and event pages look only at the events they
+ * return (plus, with {@code afterTimestamp}, those they skip). Events are kept in an {@link
+ * EventLog}, whose snapshots every read shares: loading all events costs O(1).
+ *
+ * <p>Concurrency: one read-write lock guards all data. Appends and creations take the write lock,
+ * so each is atomic and they are linearizable; reads share the read lock and never see half an
+ * append. Stored values are frozen (immutable), and every read hands out fresh copies.
+ */
+final class InMemoryStore implements SessionStore {
+
+  private final ReadWriteLock lock = new ReentrantReadWriteLock();
+  private final Condition leaseReleased = lock.writeLock().newCondition();
+  private final Map<String, AppData> apps = new HashMap<>();
+
+  private static final class AppData {
+    final Map<String, Object> state = new HashMap<>();
+    final Map<String, UserData> users = new HashMap<>();
+  }
+
+  private static final class UserData {
+    final Map<String, Object> state = new HashMap<>();
+    final Map<String, StoredSession> sessions = new TreeMap<>();
+
+    /** The same sessions in the order of {@code listSessions} pages. */
+    final NavigableSet<Position> byUpdate = new TreeSet<>(Paging.POSITION_ORDER);
+  }
+
+  private static final class StoredSession {
+    final Map<String, Object> state = new HashMap<>();
+
+    /** Immutable events (their delta values frozen), shared with every copy read. */
+    final EventLog events = EventLog.empty();
+
+    /** The ids of {@link #events}: an id is stored once per session. */
+    final Set<String> eventIds = new HashSet<>();
+
+    Instant lastUpdateTime;
+    long revision;
+
+    /** The revision (= 1 + list index) of the latest compaction event; 0 if there is none. */
+    long lastCompactionSeq;
+
+    @Nullable String leaseOwner;
+
+    StoredSession(Instant created) {
+      this.lastUpdateTime = created;
+    }
+  }
+
+  @Override
+  public Session create(String appName, String userId, String id, Scope.Split initial) {
+    lock.writeLock().lock();
+    try {
+      AppData app = apps.computeIfAbsent(appName, k -> new AppData());
+      UserData user = app.users.computeIfAbsent(userId, k -> new UserData());
+      if (user.sessions.containsKey(id)) {
+        throw new SessionAlreadyExistsException(appName, userId, id);
+      }
+      StoredSession stored = new StoredSession(Instant.now());
+      apply(app.state, initial.app(), Map.of());
+      apply(user.state, initial.user(), Map.of());
+      apply(stored.state, initial.session(), Map.of());
+      user.sessions.put(id, stored);
+      user.byUpdate.add(new Position(stored.lastUpdateTime, id));
+      return toSession(appName, userId, id, app, user, stored, List.of());
+    } finally {
+      lock.writeLock().unlock();
+    }
+  }
+
+  @Override
+  public @Nullable Session load(
+      String appName, String userId, String sessionId, @Nullable GetSessionConfig config) {
+    lock.readLock().lock();
+    try {
+      AppData app = apps.get(appName);
+      UserData user = app == null ? null : app.users.get(userId);
+      StoredSession stored = user == null ? null : user.sessions.get(sessionId);
+      if (stored == null) {
+        return null;
+      }
+      List<Event> events =
+          EventSelection.select(stored.events.snapshot(), stored.lastCompactionSeq, config);
+      return toSession(appName, userId, sessionId, app, user, stored, events);
+    } finally {
+      lock.readLock().unlock();
+    }
+  }
+
+  @Override
+  public List<Session> list(String appName, String userId) {
+    lock.readLock().lock();
+    try {
+      AppData app = apps.get(appName);
+      UserData user = app == null ? null : app.users.get(userId);
+      List<Session> sessions = new ArrayList<>();
+      if (user != null) {
+        user.sessions.forEach(
+            (id, stored) ->
+                sessions.add(toSession(appName, userId, id, app, user, stored, List.of())));
+      }
+      return sessions;
+    } finally {
+      lock.readLock().unlock();
+    }
+  }
+
+  /** A seek into the user's sessions kept in page order. */
+  @Override
+  public List<Session> listPage(
+      String appName, String userId, @Nullable Position after, int limit) {
+    lock.readLock().lock();
+    try {
+      AppData app = apps.get(appName);
+      UserData user = app == null ? null : app.users.get(userId);
+      if (user == null) {
+        return List.of();
+      }
+      List<Session> page = new ArrayList<>(limit);
+      for (Position at : after == null ? user.byUpdate : user.byUpdate.tailSet(after, false)) {
+        StoredSession stored = user.sessions.get(at.sessionId());
+        page.add(toSession(appName, userId, at.sessionId(), app, user, stored, List.of()));
+        if (page.size() >= limit) {
+          break;
+        }
+      }
+      return page;
+    } finally {
+      lock.readLock().unlock();
+    }
+  }
+
+  @Override
+  public void delete(String appName, String userId, String sessionId) {
+    lock.writeLock().lock();
+    try {
+      AppData app = apps.get(appName);
+      UserData user = app == null ? null : app.users.get(userId);
+      StoredSession removed = user == null ? null : user.sessions.remove(sessionId);
+      if (removed != null) {
+        user.byUpdate.remove(new Position(removed.lastUpdateTime, sessionId));
+      }
+    } finally {
+      lock.writeLock().unlock();
+    }
+  }
+
+  @Override
+  public List<Event> events(String appName, String userId, String sessionId) {
+    lock.readLock().lock();
+    try {
+      return find(appName, userId, sessionId).events.snapshot();
+    } finally {
+      lock.readLock().unlock();
+    }
+  }
+
+  /** The page's events only, by their index in the session's log (sequence number - 1). */
+  @Override
+  public List<NumberedEvent> eventsPage(
+      String appName, String userId, String sessionId, boolean newestFirst, long bound, int limit) {
+    List<Event> all;
+    lock.readLock().lock();
+    try {
+      all = find(appName, userId, sessionId).events.snapshot();
+    } finally {
+      lock.readLock().unlock();
+    }
+    // A snapshot is immutable: the page is cut from it outside the lock.
+    return EventSelection.page(all, newestFirst, bound, limit);
+  }
+
+  @Override
+  public Appended append(PendingAppend append, long expectedRevision, @Nullable String leaseOwner) {
+    String appName = append.appName();
+    String userId = append.userId();
+    String sessionId = append.sessionId();
+    lock.writeLock().lock();
+    try {
+      StoredSession stored = find(appName, userId, sessionId);
+      if (stored.revision != expectedRevision) {
+        throw new StaleSessionException(
+            appName, userId, sessionId, expectedRevision, stored.revision);
+      }
+      if (stored.leaseOwner != null && !stored.leaseOwner.equals(leaseOwner)) {
+        throw new SessionBusyException(
+            appName,
+            userId,
+            sessionId,
+            stored.leaseOwner,
+            null,
+            "an append from outside the invocation that holds the session's lease was refused");
+      }
+      Event event = append.event();
+      if (stored.eventIds.contains(event.id())) {
+        throw append.duplicateEvent();
+      }
+      AppData app = apps.get(appName);
+      UserData user = app.users.get(userId);
+      Map<String, Object> resolved = Map.of();
+      if (append.isConditional()) {
+        append
+            .expected()
+            .forEach(
+                (key, value) -> {
+                  Object actual = scopeOf(key, app, user, stored).get(key);
+                  if (!Json.sameValue(value, actual)) {
+                    throw append.conflict(key, actual);
+                  }
+                });
+        resolved = new HashMap<>();
+        for (String key : append.increments().keySet()) {
+          resolved.put(key, append.incremented(key, scopeOf(key, app, user, stored).get(key)));
+        }
+      }
+      Scope.Split delta = append.delta();
+      apply(app.state, delta.app(), resolved);
+      apply(user.state, delta.user(), resolved);
+      apply(stored.state, delta.session(), resolved);
+      for (Map.Entry<String, Object> e : resolved.entrySet()) {
+        scopeOf(e.getKey(), app, user, stored).put(e.getKey(), e.getValue());
+      }
+      stored.events.add(resolved.isEmpty() ? event : append.eventWith(resolved));
+      stored.eventIds.add(event.id());
+      user.byUpdate.remove(new Position(stored.lastUpdateTime, sessionId));
+      stored.lastUpdateTime = Instant.ofEpochMilli(append.timestamp());
+      user.byUpdate.add(new Position(stored.lastUpdateTime, sessionId));
+      long revision = ++stored.revision;
+      if (append.isCompaction()) {
+        stored.lastCompactionSeq = revision;
+      }
+      return new Appended(revision, resolved);
+    } finally {
+      lock.writeLock().unlock();
+    }
+  }
+
+  /**
+   * An in-process lease: the session's owner field, waited for on a condition of the write lock. It
+   * never expires (nothing outside this process can hold it), and is released by {@code close}.
+   */
+  @Override
+  public SessionLease acquireLease(
+      String appName, String userId, String sessionId, Duration maxWait)
+      throws InterruptedException {
+    String owner = "memory-" + UUID.randomUUID();
+    long deadline = System.nanoTime() + maxWait.toNanos();
+    lock.writeLock().lock();
+    try {
+      while (true) {
+        StoredSession stored = find(appName, userId, sessionId);
+        if (stored.leaseOwner == null) {
+          stored.leaseOwner = owner;
+          return new MemoryLease(appName, userId, sessionId, owner);
+        }
+        long left = deadline - System.nanoTime();
+        if (left <= 0) {
+          throw new SessionBusyException(
+              appName,
+              userId,
+              sessionId,
+              stored.leaseOwner,
+              null,
+              "no lease within " + maxWait.toMillis() + " ms");
+        }
+        leaseReleased.awaitNanos(left);
+      }
+    } finally {
+      lock.writeLock().unlock();
+    }
+  }
+
+  private final class MemoryLease implements SessionLease {
+    private final String appName;
+    private final String userId;
+    private final String sessionId;
+    private final String owner;
+    private volatile boolean held = true;
+
+    MemoryLease(String appName, String userId, String sessionId, String owner) {
+      this.appName = appName;
+      this.userId = userId;
+      this.sessionId = sessionId;
+      this.owner = owner;
+    }
+
+    @Override
+    public String owner() {
+      return owner;
+    }
+
+    @Override
+    public boolean isHeld() {
+      return held;
+    }
+
+    @Override
+    public void close() {
+      if (!held) {
+        return;
+      }
+      held = false;
+      lock.writeLock().lock();
+      try {
+        AppData app = apps.get(appName);
+        UserData user = app == null ? null : app.users.get(userId);
+        StoredSession stored = user == null ? null : user.sessions.get(sessionId);
+        if (stored != null && owner.equals(stored.leaseOwner)) {
+          stored.leaseOwner = null;
+        }
+        leaseReleased.signalAll();
+      } finally {
+        lock.writeLock().unlock();
+      }
+    }
+  }
+
+  private StoredSession find(String appName, String userId, String sessionId) {
+    AppData app = apps.get(appName);
+    UserData user = app == null ? null : app.users.get(userId);
+    StoredSession stored = user == null ? null : user.sessions.get(sessionId);
+    if (stored == null) {
+      throw new SessionNotFoundException(appName, userId, sessionId);
+    }
+    return stored;
+  }
+
+  private static Map<String, Object> scopeOf(
+      String key, AppData app, UserData user, StoredSession stored) {
+    switch (Scope.of(key)) {
+      case APP:
+        return app.state;
+      case USER:
+        return user.state;
+      default:
+        return stored.state;
+    }
+  }
+
+  /**
+   * Applies {@code delta} to {@code target}, except keys that {@code skip} sets. Values come frozen
+   * from the service: kept as they are, shared by every read, which hands out copies.
+   */
+  private static void apply(
+      Map<String, Object> target, Map<String, @Nullable Object> delta, Map<String, Object> skip) {
+    delta.forEach(
+        (k, v) -> {
+          if (skip.containsKey(k)) {
+            return;
+          }
+          if (v == null) {
+            target.remove(k);
+          } else {
+            target.put(k, Json.freeze(v));
+          }
+        });
+  }
+
+  private static Session toSession(
+      String appName,
+      String userId,
+      String id,
+      AppData app,
+      UserData user,
+      StoredSession stored,
+      List<Event> events) {
+    Map<String, Object> merged = new HashMap<>();
+    app.state.forEach((k, v) -> merged.put(k, Json.copy(v)));
+    user.state.forEach((k, v) -> merged.put(k, Json.copy(v)));
+    stored.state.forEach((k, v) -> merged.put(k, Json.copy(v)));
+    return Session.builder(id)
+        .appName(appName)
+        .userId(userId)
+        .state(merged)
+        .events(events)
+        .lastUpdateTime(stored.lastUpdateTime)
+        .revision(stored.revision)
+        .build();
+  }
+}

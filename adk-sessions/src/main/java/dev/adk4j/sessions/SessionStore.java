@@ -1,0 +1,264 @@
+package dev.adk4j.sessions;
+
+import dev.adk4j.events.Event;
+import dev.adk4j.state.Scope;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The storage of sessions, events and state behind a {@link StoreBackedSessionService}: the small,
+ * synchronous interface a session backend implements. {@link InMemorySessionService} and {@code
+ * DatabaseSessionService} are that service over the stores of this module; a new backend (a key
+ * value store, a document database) implements this interface and is wrapped the same way:
+ *
+ * <pre>{@code
+ * BaseSessionService sessions = new StoreBackedSessionService(new MyStore(...), SessionLimits.defaults());
+ * }</pre>
+ *
+ * <p><b>Division of work.</b> The service does everything that does not depend on where data lives:
+ * RxJava (a call runs on the thread that subscribes), id checks, session id generation, the
+ * normalization of values to their JSON round trip ({@code Json}), the size limits ({@link
+ * SessionLimits}), dropping {@code temp:} keys, splitting a delta by scope, building the event as
+ * stored, and updating the caller's {@link Session} copy after an append. A store gets ids that are
+ * non-blank, state values that are normalized and immutable (it may keep them as they are), and
+ * deltas already split into their {@code app:}, {@code user:} and session parts. It only stores and
+ * reads, and keeps the rules below.
+ *
+ * <ul>
+ *   <li><b>Scopes.</b> {@code app:} keys are shared by every user and session of the app, {@code
+ *       user:} keys by one user's sessions in the app, other keys belong to one session. A
+ *       session's state, as every read returns it, is the union of the three (keys keep their
+ *       prefixes). Deleting a session keeps its app and user state.
+ *   <li><b>Atomicity.</b> Each method is one atomic step. A creation or an append happens entirely
+ *       (the session row or the event, the revision, the last update time and every key of every
+ *       scope) or not at all; a read sees each append entirely or not at all.
+ *   <li><b>Revisions.</b> A session is created at revision 0; each append adds 1 and the event it
+ *       stores gets the new revision as its sequence number, so a session's i-th event has sequence
+ *       number i. An append names the revision its caller read ({@code expectedRevision}): any
+ *       other stored revision refuses it, which is how stale copies are detected (optimistic
+ *       concurrency; the store never merges).
+ *   <li><b>Copies.</b> Sessions a store returns belong to the caller: their state values must not
+ *       be instances the store keeps (hand out {@code Json.copy} of frozen values, or values parsed
+ *       afresh). Events are immutable and may be shared between the store and every reader.
+ *   <li><b>Threads.</b> Implementations are thread-safe; calls block the calling thread.
+ *   <li><b>Errors.</b> Only the exceptions each method names, {@link IllegalArgumentException} for
+ *       what the store cannot hold, and for a failure of the storage itself a {@link
+ *       SessionException} saying what was being done and to which session.
+ * </ul>
+ *
+ * <p>Only {@link #create}, {@link #load}, {@link #list}, {@link #delete} and {@link #append} are
+ * required. The other methods have defaults built on them that cost what those do (a page of events
+ * reads all of them); a store with an index overrides them so that a page costs what it returns,
+ * and a store that several processes share overrides {@link #acquireLease}.
+ *
+ * <p>A backend is done when a test that extends {@code SessionServiceContract} (in the adk-sessions
+ * test-jar) with {@code new StoreBackedSessionService(store, limits)} passes unchanged; see {@code
+ * CONTRIBUTING.md}.
+ */
+public interface SessionStore {
+
+  /**
+   * Creates a session at revision 0, last updated now, and applies {@code initialState} to its
+   * scopes ({@code app:} and {@code user:} keys overwrite what the app or user already had; {@code
+   * null} values remove).
+   *
+   * @param initialState the normalized, frozen initial state, split by scope, without {@code temp:}
+   *     keys
+   * @return the new session with its merged state (the app's and user's keys included) and no
+   *     events
+   * @throws SessionAlreadyExistsException if the user already has a session with that id in the
+   *     app; nothing is changed
+   */
+  Session create(String appName, String userId, String sessionId, Scope.Split initialState);
+
+  /**
+   * Loads a session with its merged state and the events {@code config} selects (see {@link
+   * GetSessionConfig}; {@link #selectEvents} applies it to a list of all events), in one snapshot.
+   *
+   * @param config which events to return; {@code null} for all of them
+   * @return the session, or {@code null} if there is none
+   */
+  @Nullable Session load(
+      String appName, String userId, String sessionId, @Nullable GetSessionConfig config);
+
+  /**
+   * All the user's sessions in the app, in ascending {@link String} order of id, each with its
+   * merged state and no events; empty if there are none.
+   */
+  List<Session> list(String appName, String userId);
+
+  /**
+   * One page of the user's sessions in the app, with merged state and no events: up to {@code
+   * limit} sessions in the order of {@link #PAGE_ORDER} (most recently updated first, ties by id in
+   * code point order) that come after {@code after} in that order.
+   *
+   * <p>The default sorts {@link #list} and so costs what it does; a store with an index on (app,
+   * user, update time, id) overrides it.
+   *
+   * @param after the position of the last session of the previous page; {@code null} for the first
+   *     page
+   * @param limit at least 1 (the service asks for one more than the page size, to learn whether
+   *     there is a next page)
+   */
+  default List<Session> listPage(
+      String appName, String userId, @Nullable Position after, int limit) {
+    return Paging.followers(list(appName, userId), after, limit);
+  }
+
+  /**
+   * Deletes a session, its events and its own state; its app and user state stay. Deleting a
+   * session that does not exist does nothing.
+   */
+  void delete(String appName, String userId, String sessionId);
+
+  /**
+   * All the events of a session, oldest first. The default is {@link #load}'s events.
+   *
+   * @throws SessionNotFoundException if there is no such session
+   */
+  default List<Event> events(String appName, String userId, String sessionId) {
+    Session session = load(appName, userId, sessionId, null);
+    if (session == null) {
+      throw new SessionNotFoundException(appName, userId, sessionId);
+    }
+    return session.events();
+  }
+
+  /**
+   * One page of a session's events with their sequence numbers: up to {@code limit} events with a
+   * sequence number above {@code bound}, oldest first, or with {@code newestFirst} below it, newest
+   * first.
+   *
+   * <p>The default cuts the page from {@link #events}, which it reads whole; a store that can read
+   * a range of sequence numbers overrides it.
+   *
+   * @param bound exclusive; 0 (oldest first) or {@link Long#MAX_VALUE} (newest first) for the first
+   *     page
+   * @param limit at least 1 (the service asks for one more than the page size)
+   * @throws SessionNotFoundException if there is no such session
+   */
+  default List<NumberedEvent> eventsPage(
+      String appName, String userId, String sessionId, boolean newestFirst, long bound, int limit) {
+    return EventSelection.page(events(appName, userId, sessionId), newestFirst, bound, limit);
+  }
+
+  /**
+   * Appends an event and applies its delta, in one atomic step, if the session is still at {@code
+   * expectedRevision}. In order:
+   *
+   * <ol>
+   *   <li>the session must exist ({@link SessionNotFoundException}), be at {@code expectedRevision}
+   *       ({@link StaleSessionException}) and, if the store supports leases, be leased to nobody,
+   *       to {@code leaseOwner}, or under an expired lease ({@link SessionBusyException});
+   *   <li>it must not hold an event with the same id ({@link PendingAppend#duplicateEvent()});
+   *   <li>every key of {@link PendingAppend#expected()} must hold that value in its scope, compared
+   *       with {@code Json.sameValue} ({@link PendingAppend#conflict}); each key of {@link
+   *       PendingAppend#increments()} gets the amount added to its stored value ({@link
+   *       PendingAppend#incremented});
+   *   <li>each key of {@link PendingAppend#delta()} is written to its scope ({@code null} removes),
+   *       except that an incremented key gets its incremented value;
+   *   <li>the event is stored ({@link PendingAppend#event()}, or {@link
+   *       PendingAppend#eventWith(Map)} when increments produced values) with the new revision as
+   *       its sequence number, and the session's last update time becomes {@link
+   *       PendingAppend#timestamp()}.
+   * </ol>
+   *
+   * Any exception leaves everything as it was.
+   *
+   * @param expectedRevision the revision of the caller's copy
+   * @param leaseOwner the owner of the lease the caller's copy is attached to, if any
+   * @return the new revision and the values the increments produced (empty without increments)
+   * @throws SessionNotFoundException if there is no such session
+   * @throws StaleSessionException if the session is at another revision
+   * @throws SessionBusyException if another owner holds the session's lease
+   * @throws StateConflictException if an expected key holds another value
+   * @throws IllegalArgumentException if the event id is already stored in the session, or an
+   *     incremented key holds something other than an integer
+   */
+  Appended append(PendingAppend append, long expectedRevision, @Nullable String leaseOwner);
+
+  /**
+   * Takes the session's lease, waiting up to {@code maxWait} while another holder has it (see
+   * {@link SessionLease}); while it is held, {@link #append} refuses appends with another {@code
+   * leaseOwner}.
+   *
+   * <p>The default, for a store without leases, checks that the session exists and returns {@link
+   * SessionLease#none()}: invocations of one session are then not serialized, and the later of two
+   * concurrent ones fails with a {@link StaleSessionException}. A store that several threads or
+   * processes use at once should implement leases.
+   *
+   * @throws SessionNotFoundException if there is no such session
+   * @throws SessionBusyException if another holder still has the lease after {@code maxWait}
+   * @throws InterruptedException if interrupted while waiting
+   */
+  default SessionLease acquireLease(
+      String appName, String userId, String sessionId, Duration maxWait)
+      throws InterruptedException {
+    if (load(appName, userId, sessionId, GetSessionConfig.builder().numRecentEvents(0).build())
+        == null) {
+      throw new SessionNotFoundException(appName, userId, sessionId);
+    }
+    return SessionLease.none();
+  }
+
+  // ---- helpers for implementations ----
+
+  /**
+   * The order of {@link #listPage}: most recently updated first ({@link Session#lastUpdateTime()}
+   * descending), sessions updated at the same instant by id in Unicode code point order (the order
+   * of their UTF-8 bytes, whatever the locale).
+   */
+  java.util.Comparator<Session> PAGE_ORDER = Paging.SESSION_ORDER;
+
+  /**
+   * The events of {@code config} among {@code events}, a session's whole history, oldest first (the
+   * event at index i has sequence number i + 1): a view or a new list, never {@code events}
+   * changed.
+   *
+   * @param config {@code null} for all of them
+   */
+  static List<Event> selectEvents(List<Event> events, @Nullable GetSessionConfig config) {
+    long latestCompaction = 0;
+    if (config != null && config.fromLatestCompaction()) {
+      for (int i = events.size() - 1; i >= 0; i--) {
+        if (events.get(i).actions().compaction().isPresent()) {
+          latestCompaction = i + 1L;
+          break;
+        }
+      }
+    }
+    return EventSelection.select(events, latestCompaction, config);
+  }
+
+  /**
+   * Where a page of sessions ends in the order of {@link #PAGE_ORDER}: the last update time and id
+   * of its last session.
+   */
+  record Position(Instant lastUpdateTime, String sessionId) {
+    public Position {
+      Objects.requireNonNull(lastUpdateTime, "lastUpdateTime");
+      Objects.requireNonNull(sessionId, "sessionId");
+    }
+  }
+
+  /** A stored event and its sequence number (the revision its append produced). */
+  record NumberedEvent(long seq, Event event) {
+    public NumberedEvent {
+      Objects.requireNonNull(event, "event");
+    }
+  }
+
+  /**
+   * What an append did: the session's new revision, and the value each increment produced (keyed by
+   * state key; empty without increments).
+   */
+  record Appended(long revision, Map<String, Object> resolved) {
+    public Appended {
+      Objects.requireNonNull(resolved, "resolved");
+    }
+  }
+}

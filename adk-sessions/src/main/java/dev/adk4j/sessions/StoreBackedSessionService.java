@@ -1,0 +1,149 @@
+package dev.adk4j.sessions;
+
+import dev.adk4j.events.Event;
+import io.reactivex.rxjava3.core.Completable;
+import io.reactivex.rxjava3.core.Maybe;
+import io.reactivex.rxjava3.core.Single;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The {@link BaseSessionService} over a {@link SessionStore}: everything of the session contract
+ * that does not depend on where data lives, once for every backend. {@link InMemorySessionService}
+ * and {@code DatabaseSessionService} are this service over their stores; a new backend is this
+ * service over its own {@link SessionStore}.
+ *
+ * <p>What it does before a store is called: checks ids (null, empty or blank ids are refused naming
+ * which), generates missing session ids, normalizes state values to their JSON round trip, refuses
+ * values and events over its {@link SessionLimits}, drops {@code temp:} keys, splits deltas by
+ * scope and builds the event as stored (with its delta values frozen, so that the store and every
+ * reader may share them). After an append it brings the caller's {@link Session} copy up to date
+ * ({@code temp:} values included), under the copy's monitor, so that appends through one copy from
+ * several threads each send the revision the previous one produced. Partial events are returned
+ * untouched, never stored.
+ *
+ * <p>Every operation is lazy: the store is called when the returned source is subscribed to, on the
+ * subscribing thread (a database store blocks it; subscribe on an I/O scheduler if that matters).
+ * Errors, the store's included, are delivered through the source. Thread-safe if the store is.
+ */
+public final class StoreBackedSessionService implements BaseSessionService {
+
+  private final SessionStore store;
+  private final SessionLimits limits;
+
+  /** A service over {@code store} with the default {@link SessionLimits}. */
+  public StoreBackedSessionService(SessionStore store) {
+    this(store, SessionLimits.defaults());
+  }
+
+  /** A service over {@code store} refusing values and events over {@code limits}. */
+  public StoreBackedSessionService(SessionStore store, SessionLimits limits) {
+    this.store = Objects.requireNonNull(store, "store");
+    this.limits = Objects.requireNonNull(limits, "limits");
+  }
+
+  @Override
+  public Single<Session> createSession(
+      String appName,
+      String userId,
+      @Nullable Map<String, ? extends @Nullable Object> state,
+      @Nullable String sessionId) {
+    return Appends.create(appName, userId, state, sessionId, limits, store);
+  }
+
+  @Override
+  public Maybe<Session> getSession(
+      String appName, String userId, String sessionId, Optional<GetSessionConfig> config) {
+    Objects.requireNonNull(config, "config");
+    return Maybe.fromCallable(
+        () -> {
+          Appends.checkIds(appName, userId, sessionId);
+          return store.load(appName, userId, sessionId, config.orElse(null));
+        });
+  }
+
+  @Override
+  public Single<ListSessionsResponse> listSessions(String appName, String userId) {
+    return Single.fromCallable(
+        () -> {
+          Appends.checkIds(appName, userId);
+          return new ListSessionsResponse(store.list(appName, userId));
+        });
+  }
+
+  /** Reads one page through {@link SessionStore#listPage}: one session more than the page. */
+  @Override
+  public Single<ListSessionsResponse> listSessions(
+      String appName, String userId, ListSessionsRequest request) {
+    Objects.requireNonNull(request, "request");
+    return Single.fromCallable(
+        () -> {
+          Appends.checkIds(appName, userId);
+          SessionStore.Position after = Paging.sessionCursor(request);
+          int pageSize = request.pageSize();
+          return Paging.sessionsPage(
+              store.listPage(appName, userId, after, pageSize + 1), pageSize);
+        });
+  }
+
+  @Override
+  public Completable deleteSession(String appName, String userId, String sessionId) {
+    return Completable.fromAction(
+        () -> {
+          Appends.checkIds(appName, userId, sessionId);
+          store.delete(appName, userId, sessionId);
+        });
+  }
+
+  @Override
+  public Single<ListEventsResponse> listEvents(String appName, String userId, String sessionId) {
+    return Single.fromCallable(
+        () -> {
+          Appends.checkIds(appName, userId, sessionId);
+          return new ListEventsResponse(store.events(appName, userId, sessionId));
+        });
+  }
+
+  /** Reads one page through {@link SessionStore#eventsPage}: one event more than the page. */
+  @Override
+  public Single<ListEventsResponse> listEvents(
+      String appName, String userId, String sessionId, ListEventsRequest request) {
+    Objects.requireNonNull(request, "request");
+    return Single.fromCallable(
+        () -> {
+          Appends.checkIds(appName, userId, sessionId);
+          long bound = Paging.eventBound(request); // a malformed token fails before any read
+          int n = request.pageSize();
+          boolean newestFirst = request.newestFirst();
+          return Paging.eventsPage(
+              store.eventsPage(appName, userId, sessionId, newestFirst, bound, n + 1),
+              n,
+              newestFirst);
+        });
+  }
+
+  @Override
+  public Single<Event> appendEvent(Session session, Event event) {
+    return Appends.append(session, event, limits, store);
+  }
+
+  /** Takes the lease through {@link SessionStore#acquireLease}. */
+  @Override
+  public Single<SessionLease> acquireLease(
+      String appName, String userId, String sessionId, Duration maxWait) {
+    Objects.requireNonNull(maxWait, "maxWait");
+    return Single.fromCallable(
+        () -> {
+          Appends.checkIds(appName, userId, sessionId);
+          return store.acquireLease(appName, userId, sessionId, maxWait);
+        });
+  }
+
+  @Override
+  public String toString() {
+    return "StoreBackedSessionService{" + store + "}";
+  }
+}

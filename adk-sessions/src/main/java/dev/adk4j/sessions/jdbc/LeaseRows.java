@@ -1,0 +1,199 @@
+package dev.adk4j.sessions.jdbc;
+
+import static dev.adk4j.sessions.jdbc.SessionRows.describe;
+
+import dev.adk4j.sessions.DatabaseSessionConfig;
+import dev.adk4j.sessions.SessionNotFoundException;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The lease columns of a session row, each change one transaction: an attempt to take the lease (or
+ * claim the next turn), renewal, release. Times are the database's clock, in epoch ms, so that
+ * instances on several machines agree. {@link Leases} waits, renews and releases with these.
+ */
+final class LeaseRows {
+
+  private final Transactions tx;
+  private final SqlText sql;
+  private final DatabaseSessionConfig config;
+
+  LeaseRows(Transactions tx, SqlText sql, DatabaseSessionConfig config) {
+    this.tx = tx;
+    this.sql = sql;
+    this.config = config;
+  }
+
+  /** How long a lease lasts unless renewed. */
+  long leaseMillis() {
+    return config.leaseDuration().toMillis();
+  }
+
+  /** Whether the store was closed: a lease still held then lapses when it expires. */
+  boolean isClosed() {
+    return tx.isClosed();
+  }
+
+  /** The lease columns of a session as one look at them found. */
+  record LeaseState(
+      long pk,
+      @Nullable String owner,
+      long until,
+      @Nullable String nextOwner,
+      long nextUntil,
+      long now) {
+
+    /** Whether {@code me} may take the lease now. */
+    boolean freeFor(String me) {
+      boolean leaseFree = owner == null || until < now || owner.equals(me);
+      boolean nextFree = nextOwner == null || nextUntil < now || nextOwner.equals(me);
+      return leaseFree && nextFree;
+    }
+
+    /**
+     * Whether {@code me} should (re)claim the next turn: it is free, or its claim runs out soon.
+     */
+    boolean shouldClaim(String me, long claimMillis) {
+      if (nextOwner == null || nextUntil < now) {
+        return true;
+      }
+      return nextOwner.equals(me) && nextUntil - now < claimMillis / 2;
+    }
+  }
+
+  /** The outcome of one attempt to take a lease: taken (with who held it before), or busy. */
+  record LeaseAttempt(
+      boolean taken, long pk, long until, @Nullable String previousOwner, LeaseState seen) {}
+
+  /** How long a waiting owner's claim on the next turn lasts unless refreshed. */
+  private static final long CLAIM_MILLIS = 1_000;
+
+  /**
+   * One attempt to take the lease of a session for {@code owner}: a write transaction that checks
+   * and takes it (after the {@code first} attempt, only once a read finds it looking free). A
+   * waiter that finds it busy claims the next turn, so that the holder cannot take it straight
+   * back.
+   *
+   * @throws SessionNotFoundException if there is no such session
+   */
+  LeaseAttempt tryLease(String app, String user, String id, String owner, boolean first) {
+    String context = describe(app, user, id);
+    if (!first) {
+      // While waiting, look before writing: most looks find the session still busy.
+      LeaseState seen =
+          tx.run(false, "read the lease of " + context, c -> leaseState(c, app, user, id, false));
+      if (!seen.freeFor(owner) && !seen.shouldClaim(owner, CLAIM_MILLIS)) {
+        return new LeaseAttempt(false, seen.pk(), seen.until(), seen.owner(), seen);
+      }
+    }
+    return tx.run(
+        true,
+        "lease " + context,
+        c -> {
+          LeaseState now = leaseState(c, app, user, id, true);
+          if (now.freeFor(owner)) {
+            long until;
+            try (PreparedStatement ps = c.prepareStatement(sql.takeLease)) {
+              ps.setString(1, owner);
+              ps.setLong(2, config.leaseDuration().toMillis());
+              ps.setLong(3, now.pk());
+              try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                until = rs.getLong(1);
+              }
+            }
+            String previous =
+                now.owner() != null && !now.owner().equals(owner) ? now.owner() : null;
+            return new LeaseAttempt(true, now.pk(), until, previous, now);
+          }
+          if (now.shouldClaim(owner, CLAIM_MILLIS)) {
+            try (PreparedStatement ps = c.prepareStatement(sql.claimNext)) {
+              ps.setString(1, owner);
+              ps.setLong(2, CLAIM_MILLIS);
+              ps.setLong(3, now.pk());
+              ps.executeUpdate();
+            }
+          }
+          return new LeaseAttempt(false, now.pk(), now.until(), now.owner(), now);
+        });
+  }
+
+  private LeaseState leaseState(Connection c, String app, String user, String id, boolean lock)
+      throws SQLException {
+    try (PreparedStatement ps =
+        c.prepareStatement(lock ? sql.selectLeaseForUpdate : sql.selectLease)) {
+      ps.setString(1, app);
+      ps.setString(2, user);
+      ps.setString(3, id);
+      try (ResultSet rs = ps.executeQuery()) {
+        if (!rs.next()) {
+          throw new SessionNotFoundException(app, user, id);
+        }
+        return new LeaseState(
+            rs.getLong(1),
+            rs.getString(2),
+            rs.getLong(3),
+            rs.getString(4),
+            rs.getLong(5),
+            rs.getLong(6));
+      }
+    }
+  }
+
+  /**
+   * Extends a held lease by the lease duration from now.
+   *
+   * @return the new expiry in epoch millis, or -1 if {@code owner} no longer holds the lease
+   */
+  long renewLease(long pk, String owner, String context) {
+    return tx.run(
+        true,
+        "renew the lease of " + context,
+        c -> {
+          try (PreparedStatement ps = c.prepareStatement(sql.renewLease)) {
+            ps.setLong(1, config.leaseDuration().toMillis());
+            ps.setLong(2, pk);
+            ps.setString(3, owner);
+            try (ResultSet rs = ps.executeQuery()) {
+              return rs.next() ? rs.getLong(1) : -1L;
+            }
+          }
+        });
+  }
+
+  /** Releases a lease {@code owner} holds, and any claim it left on the next turn. */
+  void releaseLease(long pk, String owner, String context) {
+    tx.run(
+        true,
+        "release the lease of " + context,
+        c -> {
+          for (String statement : List.of(sql.releaseLease, sql.dropClaim)) {
+            try (PreparedStatement ps = c.prepareStatement(statement)) {
+              ps.setLong(1, pk);
+              ps.setString(2, owner);
+              ps.executeUpdate();
+            }
+          }
+          return null;
+        });
+  }
+
+  /** Drops a claim on the next turn that a waiter gave up. */
+  void dropClaim(long pk, String owner, String context) {
+    tx.run(
+        true,
+        "drop the lease claim on " + context,
+        c -> {
+          try (PreparedStatement ps = c.prepareStatement(sql.dropClaim)) {
+            ps.setLong(1, pk);
+            ps.setString(2, owner);
+            ps.executeUpdate();
+          }
+          return null;
+        });
+  }
+}

@@ -1,0 +1,328 @@
+package dev.adk4j.sessions.jdbc;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import dev.adk4j.events.Event;
+import dev.adk4j.sessions.GetSessionConfig;
+import dev.adk4j.sessions.Session;
+import dev.adk4j.sessions.SessionException;
+import dev.adk4j.state.Json;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Reading rows inside a transaction: session rows, the state of the three scopes, events, and the
+ * queries of a page of sessions; values and events parsed from their JSON, a corrupt one failing
+ * with a {@link SessionException} naming the session and the key or event.
+ */
+final class SessionRows {
+
+  private final SqlText sql;
+
+  SessionRows(SqlText sql) {
+    this.sql = sql;
+  }
+
+  /** A row of {@code adk_sessions}, as a read found it. */
+  static final class SessionRow {
+    final long pk;
+    final String id;
+    final long revision;
+    final long updateSeconds;
+    final int updateNanos;
+
+    /** The sequence number of the latest compaction event; null if none (or not read). */
+    final @Nullable Long lastCompactionSeq;
+
+    SessionRow(long pk, String id, long revision, long updateSeconds, int updateNanos) {
+      this(pk, id, revision, updateSeconds, updateNanos, null);
+    }
+
+    SessionRow(
+        long pk,
+        String id,
+        long revision,
+        long updateSeconds,
+        int updateNanos,
+        @Nullable Long lastCompactionSeq) {
+      this.pk = pk;
+      this.id = id;
+      this.revision = revision;
+      this.updateSeconds = updateSeconds;
+      this.updateNanos = updateNanos;
+      this.lastCompactionSeq = lastCompactionSeq;
+    }
+
+    Session toSession(String app, String user, Map<String, Object> state, List<Event> events) {
+      return Session.builder(id)
+          .appName(app)
+          .userId(user)
+          .state(state)
+          .events(events)
+          .lastUpdateTime(Instant.ofEpochSecond(updateSeconds, updateNanos))
+          .revision(revision)
+          .build();
+    }
+  }
+
+  /** Sessions without events from their rows, the shared state and each one's own state. */
+  static List<Session> merged(
+      String app,
+      String user,
+      List<SessionRow> rows,
+      Map<String, Object> shared,
+      Map<Long, Map<String, Object>> own) {
+    List<Session> sessions = new ArrayList<>(rows.size());
+    for (SessionRow row : rows) {
+      Map<String, Object> state = new HashMap<>();
+      shared.forEach((k, v) -> state.put(k, Json.copy(v)));
+      state.putAll(own.getOrDefault(row.pk, Map.of()));
+      sessions.add(row.toSession(app, user, state, List.of()));
+    }
+    return sessions;
+  }
+
+  /** The rows of a query selecting (pk, session_id, revision, update_seconds, update_nanos). */
+  static List<SessionRow> sessionRows(PreparedStatement ps) throws SQLException {
+    List<SessionRow> rows = new ArrayList<>();
+    try (ResultSet rs = ps.executeQuery()) {
+      while (rs.next()) {
+        rows.add(
+            new SessionRow(
+                rs.getLong(1), rs.getString(2), rs.getLong(3), rs.getLong(4), rs.getInt(5)));
+      }
+    }
+    return rows;
+  }
+
+  @Nullable SessionRow findSession(Connection c, String app, String user, String id)
+      throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(sql.selectSession)) {
+      ps.setString(1, app);
+      ps.setString(2, user);
+      ps.setString(3, id);
+      try (ResultSet rs = ps.executeQuery()) {
+        if (!rs.next()) {
+          return null;
+        }
+        long lastCompaction = rs.getLong(5);
+        return new SessionRow(
+            rs.getLong(1),
+            id,
+            rs.getLong(2),
+            rs.getLong(3),
+            rs.getInt(4),
+            rs.wasNull() ? null : lastCompaction);
+      }
+    }
+  }
+
+  /** The app and user state (the part of a merged state that all the user's sessions share). */
+  Map<String, Object> readSharedState(Connection c, String app, String user, String context)
+      throws SQLException {
+    Map<String, Object> shared = new HashMap<>();
+    try (PreparedStatement ps = c.prepareStatement(sql.selectSharedState)) {
+      ps.setString(1, app);
+      ps.setString(2, app);
+      ps.setString(3, user);
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          shared.put(rs.getString(1), parseValue(rs.getString(1), rs.getString(2), context));
+        }
+      }
+    }
+    return shared;
+  }
+
+  Map<String, Object> readState(Connection c, String app, String user, long pk, String context)
+      throws SQLException {
+    Map<String, Object> state = new HashMap<>();
+    try (PreparedStatement ps = c.prepareStatement(sql.selectState)) {
+      ps.setString(1, app);
+      ps.setString(2, app);
+      ps.setString(3, user);
+      ps.setLong(4, pk);
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          String key = rs.getString(1);
+          state.put(key, parseValue(key, rs.getString(2), context));
+        }
+      }
+    }
+    return state;
+  }
+
+  /** The query {@link #readEvents} runs, and how to bind it; null if it reads nothing. */
+  record EventsQuery(
+      String sql, long pk, long fromSeq, @Nullable Long after, @Nullable Integer last) {
+    void bind(PreparedStatement ps) throws SQLException {
+      int i = 1;
+      ps.setLong(i++, pk);
+      if (fromSeq > 0) {
+        ps.setLong(i++, fromSeq);
+      }
+      if (after != null) {
+        ps.setLong(i++, after);
+      }
+      if (last != null) {
+        ps.setInt(i, last);
+      }
+    }
+  }
+
+  /**
+   * How to read the events {@code config} selects. {@code afterRevision} and {@code
+   * fromLatestCompaction} make one lower bound on the sequence number (the latest compaction's is
+   * on the session row), so both are a range scan of the primary key from there.
+   */
+  @Nullable EventsQuery eventsQuery(SessionRow row, @Nullable GetSessionConfig config) {
+    if (config == null) {
+      return new EventsQuery(sql.selectEvents(false, false, false), row.pk, 0, null, null);
+    }
+    @Nullable Integer last = config.numRecentEvents().orElse(null);
+    @Nullable Long after = config.afterTimestamp().map(Instant::toEpochMilli).orElse(null);
+    if (last != null && last == 0) {
+      return null;
+    }
+    long fromSeq = config.afterRevision().orElse(0L);
+    if (config.fromLatestCompaction() && row.lastCompactionSeq != null) {
+      fromSeq = Math.max(fromSeq, row.lastCompactionSeq - 1);
+    }
+    String query = sql.selectEvents(fromSeq > 0, after != null, last != null);
+    return new EventsQuery(query, row.pk, fromSeq, after, last);
+  }
+
+  List<Event> readEvents(
+      Connection c, SessionRow row, @Nullable GetSessionConfig config, String context)
+      throws SQLException {
+    EventsQuery query = eventsQuery(row, config);
+    if (query == null) {
+      return List.of();
+    }
+    List<Event> events = new ArrayList<>();
+    try (PreparedStatement ps = c.prepareStatement(query.sql())) {
+      query.bind(ps);
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          events.add(parseEvent(rs.getLong(1), rs.getString(2), context));
+        }
+      }
+    }
+    if (query.last() != null) {
+      // Read newest first so the index scan stops after N rows; hand them out oldest first.
+      Collections.reverse(events);
+    }
+    return events;
+  }
+
+  static Object parseValue(String key, String json, String context) {
+    try {
+      return Json.mapper().readValue(json, Object.class);
+    } catch (JsonProcessingException e) {
+      throw new SessionException(
+          "Corrupt stored state of "
+              + context
+              + ": the value of key '"
+              + key
+              + "' is not valid JSON: "
+              + e.getOriginalMessage(),
+          e);
+    }
+  }
+
+  static Event parseEvent(long seq, String json, String context) {
+    try {
+      return Json.fromJson(json, Event.class);
+    } catch (IllegalArgumentException e) {
+      throw new SessionException(
+          "Corrupt stored event #" + seq + " of " + context + ": " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * The query of a page of sessions: up to {@code limit} rows of (pk, session_id, revision,
+   * update_seconds, update_nanos) after the session updated at {@code afterTime} with id {@code
+   * afterId} (both null: from the first), through the index {@code adk_sessions_by_update}.
+   */
+  Query pageQuery(
+      String app, String user, int limit, @Nullable Instant afterTime, @Nullable String afterId) {
+    if ((afterTime == null) != (afterId == null)) {
+      throw new IllegalArgumentException("afterTime and afterId go together");
+    }
+    if (afterTime == null) {
+      return new Query(
+          sql.listSessionsPage,
+          ps -> {
+            ps.setString(1, app);
+            ps.setString(2, user);
+            ps.setInt(3, limit);
+          });
+    }
+    return new Query(
+        sql.listSessionsPageAfter,
+        ps -> {
+          ps.setString(1, app);
+          ps.setString(2, user);
+          ps.setLong(3, afterTime.getEpochSecond());
+          ps.setLong(4, afterTime.getEpochSecond());
+          ps.setInt(5, afterTime.getNano());
+          ps.setInt(6, afterTime.getNano());
+          ps.setString(7, afterId);
+          ps.setInt(8, limit);
+        });
+  }
+
+  /** The query of the session state of {@code rows}: (session_pk, state_key, state_value). */
+  Query pageStateQuery(List<SessionRow> rows) {
+    return new Query(
+        sql.selectSessionsState(rows.size()),
+        ps -> {
+          for (int i = 0; i < rows.size(); i++) {
+            ps.setLong(i + 1, rows.get(i).pk);
+          }
+        });
+  }
+
+  /**
+   * Reads the own state of sessions from a query of (session_pk, state_key, state_value) into
+   * {@code own}, keyed by pk; rows of sessions not in {@code byPk} are skipped.
+   */
+  static Map<Long, Map<String, Object>> ownState(
+      PreparedStatement ps, Map<Long, SessionRow> byPk, String app, String user)
+      throws SQLException {
+    Map<Long, Map<String, Object>> own = new HashMap<>();
+    try (ResultSet rs = ps.executeQuery()) {
+      while (rs.next()) {
+        SessionRow row = byPk.get(rs.getLong(1));
+        if (row == null) {
+          continue;
+        }
+        String key = rs.getString(2);
+        Object value = parseValue(key, rs.getString(3), describe(app, user, row.id));
+        own.computeIfAbsent(row.pk, k -> new HashMap<>()).put(key, value);
+      }
+    }
+    return own;
+  }
+
+  /** {@code rows} by primary key. */
+  static Map<Long, SessionRow> byPk(List<SessionRow> rows) {
+    Map<Long, SessionRow> byPk = new HashMap<>();
+    for (SessionRow row : rows) {
+      byPk.put(row.pk, row);
+    }
+    return byPk;
+  }
+
+  static String describe(String app, String user, String id) {
+    return "session '" + id + "' of user '" + user + "' in app '" + app + "'";
+  }
+}

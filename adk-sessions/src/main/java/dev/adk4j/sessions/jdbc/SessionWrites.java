@@ -1,0 +1,213 @@
+package dev.adk4j.sessions.jdbc;
+
+import static dev.adk4j.sessions.jdbc.SessionRows.describe;
+
+import dev.adk4j.events.Event;
+import dev.adk4j.sessions.PendingAppend;
+import dev.adk4j.sessions.Session;
+import dev.adk4j.sessions.SessionAlreadyExistsException;
+import dev.adk4j.sessions.SessionBusyException;
+import dev.adk4j.sessions.SessionException;
+import dev.adk4j.sessions.SessionNotFoundException;
+import dev.adk4j.sessions.SessionStore.Appended;
+import dev.adk4j.sessions.StaleSessionException;
+import dev.adk4j.sessions.jdbc.StateWrites.StateOp;
+import dev.adk4j.state.Scope;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The store's writes of sessions and events, each one write transaction: create a session, delete
+ * one, append an event.
+ */
+final class SessionWrites {
+
+  private final Transactions tx;
+  private final SqlText sql;
+  private final Dialect dialect;
+  private final SessionRows rows;
+  private final StateWrites state;
+
+  SessionWrites(Transactions tx, SqlText sql, SessionRows rows) {
+    this.tx = tx;
+    this.sql = sql;
+    this.dialect = tx.dialect();
+    this.rows = rows;
+    this.state = new StateWrites(sql, tx.dialect());
+  }
+
+  /**
+   * Creates a session at revision 0 with {@code initial} applied to its scopes, and returns it with
+   * its merged state.
+   *
+   * @throws SessionAlreadyExistsException if the id is taken for that app and user
+   */
+  Session create(String app, String user, String id, Scope.Split initial) {
+    String context = describe(app, user, id);
+    List<List<StateOp>> ops = state.encode(initial, Map.of(), Map.of());
+    return tx.run(
+        true,
+        "create " + context,
+        c -> {
+          Instant now = Instant.now();
+          long pk;
+          try (PreparedStatement ps = c.prepareStatement(sql.insertSession)) {
+            ps.setString(1, app);
+            ps.setString(2, user);
+            ps.setString(3, id);
+            ps.setLong(4, now.getEpochSecond());
+            ps.setInt(5, now.getNano());
+            try (ResultSet rs = ps.executeQuery()) {
+              if (!rs.next()) {
+                throw new SessionAlreadyExistsException(app, user, id);
+              }
+              pk = rs.getLong(1);
+            }
+          }
+          state.applyState(c, app, user, pk, ops, null, new HashMap<>());
+          Map<String, Object> merged = rows.readState(c, app, user, pk, context);
+          return Session.builder(id)
+              .appName(app)
+              .userId(user)
+              .state(merged)
+              .lastUpdateTime(now)
+              .revision(0)
+              .build();
+        });
+  }
+
+  /** Deletes a session, its state and its events, if it exists. App and user state stay. */
+  void delete(String app, String user, String id) {
+    tx.run(
+        true,
+        "delete " + describe(app, user, id),
+        c -> {
+          Long pk = null;
+          // The session row goes first: on PostgreSQL this waits for an append in progress on it,
+          // and makes later appends find no session.
+          try (PreparedStatement ps = c.prepareStatement(sql.deleteSession)) {
+            ps.setString(1, app);
+            ps.setString(2, user);
+            ps.setString(3, id);
+            try (ResultSet rs = ps.executeQuery()) {
+              if (rs.next()) {
+                pk = rs.getLong(1);
+              }
+            }
+          }
+          if (pk != null) {
+            // Foreign keys cascade; these also clean up where they are not enforced (a SQLite
+            // DataSource opened without foreign_keys).
+            for (String delete : List.of(sql.deleteEvents, sql.deleteSessionState)) {
+              try (PreparedStatement ps = c.prepareStatement(delete)) {
+                ps.setLong(1, pk);
+                ps.executeUpdate();
+              }
+            }
+          }
+          return null;
+        });
+  }
+
+  /**
+   * Appends an event as {@link dev.adk4j.sessions.SessionStore#append} says, in one transaction:
+   * the revision bump ({@code UPDATE ... WHERE revision = ? AND lease ...}, which orders appends to
+   * the session and refuses stale copies and other lease holders), the check of the event id, the
+   * state writes with their conditions and increments, then the event row with the new revision as
+   * its sequence number. If the event is a compaction, the session's {@code last_compaction_seq}
+   * becomes its sequence number in the statement that bumps the revision.
+   */
+  Appended append(PendingAppend append, long expectedRevision, @Nullable String leaseOwner) {
+    String app = append.appName();
+    String user = append.userId();
+    String id = append.sessionId();
+    Event stored = append.event();
+    String context = append.describe();
+    List<List<StateOp>> ops = state.encode(append.delta(), append.expected(), append.increments());
+    String plainJson = append.increments().isEmpty() ? JsonText.write(dialect, stored) : null;
+    Instant updated = Instant.ofEpochMilli(append.timestamp());
+    boolean compaction = append.isCompaction();
+    return tx.run(
+        true,
+        "append event '" + stored.id() + "' to " + context,
+        c -> {
+          long pk;
+          long revision;
+          try (PreparedStatement ps = c.prepareStatement(sql.bumpRevision)) {
+            ps.setLong(1, updated.getEpochSecond());
+            ps.setInt(2, updated.getNano());
+            ps.setInt(3, compaction ? 1 : 0);
+            ps.setString(4, app);
+            ps.setString(5, user);
+            ps.setString(6, id);
+            ps.setLong(7, expectedRevision);
+            ps.setString(8, leaseOwner);
+            try (ResultSet rs = ps.executeQuery()) {
+              if (!rs.next()) {
+                throw refused(c, app, user, id, expectedRevision);
+              }
+              pk = rs.getLong(1);
+              revision = rs.getLong(2);
+            }
+          }
+          // After the revision bump, which orders appends to the session: no concurrent append
+          // can store the same id between this check and the insert.
+          try (PreparedStatement ps = c.prepareStatement(sql.selectEventId)) {
+            ps.setLong(1, pk);
+            ps.setString(2, stored.id());
+            try (ResultSet rs = ps.executeQuery()) {
+              if (rs.next()) {
+                throw append.duplicateEvent();
+              }
+            }
+          }
+          Map<String, Object> resolved = new HashMap<>();
+          state.applyState(c, app, user, pk, ops, append, resolved);
+          String eventJson =
+              plainJson != null ? plainJson : JsonText.write(dialect, append.eventWith(resolved));
+          try (PreparedStatement ps = c.prepareStatement(sql.insertEvent)) {
+            ps.setLong(1, pk);
+            ps.setLong(2, revision);
+            ps.setString(3, stored.id());
+            ps.setLong(4, stored.timestamp());
+            ps.setString(5, eventJson);
+            ps.executeUpdate();
+          }
+          return new Appended(revision, resolved);
+        });
+  }
+
+  /** Why the revision bump matched no row: no session, a stale copy, or another's lease. */
+  private SessionException refused(
+      Connection c, String app, String user, String id, long expectedRevision) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(sql.selectLeaseByKey)) {
+      ps.setString(1, app);
+      ps.setString(2, user);
+      ps.setString(3, id);
+      try (ResultSet rs = ps.executeQuery()) {
+        if (!rs.next()) {
+          return new SessionNotFoundException(app, user, id);
+        }
+        long revision = rs.getLong(1);
+        if (revision != expectedRevision) {
+          return new StaleSessionException(app, user, id, expectedRevision, revision);
+        }
+        long until = rs.getLong(3);
+        return new SessionBusyException(
+            app,
+            user,
+            id,
+            rs.getString(2),
+            Instant.ofEpochMilli(until),
+            "an append from outside the invocation that holds the session's lease was refused");
+      }
+    }
+  }
+}

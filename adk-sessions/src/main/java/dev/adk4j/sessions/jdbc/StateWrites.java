@@ -1,0 +1,305 @@
+package dev.adk4j.sessions.jdbc;
+
+import dev.adk4j.sessions.PendingAppend;
+import dev.adk4j.state.Json;
+import dev.adk4j.state.Scope;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The state writes of a creation or an append, inside its transaction: one upsert or delete per
+ * key, in scope then key order (a global order, so that concurrent appends lock shared rows in the
+ * same order and cannot deadlock), plain writes batched; a key with a condition or an increment is
+ * read first (its row locked on PostgreSQL), checked or incremented, then written.
+ */
+final class StateWrites {
+
+  private final SqlText sql;
+  private final Dialect dialect;
+
+  StateWrites(SqlText sql, Dialect dialect) {
+    this.sql = sql;
+    this.dialect = dialect;
+  }
+
+  /**
+   * One key of an append, encoded. A plain op writes {@code json} (null: removes the key). A
+   * checked op first reads the stored value: if {@code expect}, it must equal {@code expected};
+   * with an {@code increment} the amount is added to it; without {@code write} nothing is written.
+   */
+  static final class StateOp {
+    final String key;
+    final @Nullable String json;
+    final boolean write;
+    final boolean expect;
+    final @Nullable Object expected;
+    final @Nullable Long increment;
+
+    StateOp(
+        String key,
+        @Nullable String json,
+        boolean write,
+        boolean expect,
+        @Nullable Object expected,
+        @Nullable Long increment) {
+      this.key = key;
+      this.json = json;
+      this.write = write;
+      this.expect = expect;
+      this.expected = expected;
+      this.increment = increment;
+    }
+
+    boolean checked() {
+      return expect || increment != null;
+    }
+  }
+
+  /**
+   * The delta's app, user and session parts, each in key order, values as JSON text, with the
+   * conditions and increments of each key.
+   */
+  List<List<StateOp>> encode(
+      Scope.Split split, Map<String, @Nullable Object> expected, Map<String, Long> increments) {
+    List<List<StateOp>> scopes = new ArrayList<>(3);
+    for (Scope scope : List.of(Scope.APP, Scope.USER, Scope.SESSION)) {
+      Map<String, @Nullable Object> delta =
+          scope == Scope.APP ? split.app() : scope == Scope.USER ? split.user() : split.session();
+      TreeMap<String, Boolean> keys = new TreeMap<>();
+      delta.keySet().forEach(k -> keys.put(k, true));
+      for (String k : expected.keySet()) {
+        if (Scope.of(k) == scope) {
+          keys.put(k, true);
+        }
+      }
+      for (String k : increments.keySet()) {
+        if (Scope.of(k) == scope) {
+          keys.put(k, true);
+        }
+      }
+      List<StateOp> ops = new ArrayList<>(keys.size());
+      for (String key : keys.keySet()) {
+        Long increment = increments.get(key);
+        boolean write = increment != null || delta.containsKey(key);
+        Object value = delta.get(key);
+        String json = increment == null && value != null ? JsonText.write(dialect, value) : null;
+        ops.add(
+            new StateOp(key, json, write, expected.containsKey(key), expected.get(key), increment));
+      }
+      scopes.add(ops);
+    }
+    return scopes;
+  }
+
+  /** The statements for one scope's rows, and the values of its owner columns. */
+  private static final class ScopeSql {
+    final String upsert;
+    final String delete;
+    final String select;
+    final String update;
+    final String insert;
+    final Object[] owner;
+
+    ScopeSql(
+        String upsert,
+        String delete,
+        String select,
+        String update,
+        String insert,
+        Object... owner) {
+      this.upsert = upsert;
+      this.delete = delete;
+      this.select = select;
+      this.update = update;
+      this.insert = insert;
+      this.owner = owner;
+    }
+  }
+
+  /**
+   * Applies the ops of every scope, in scope then key order. Values produced by increments are put
+   * in {@code resolved}.
+   */
+  void applyState(
+      Connection c,
+      String app,
+      String user,
+      long pk,
+      List<List<StateOp>> scopes,
+      @Nullable PendingAppend append,
+      Map<String, Object> resolved)
+      throws SQLException {
+    List<ScopeSql> tables =
+        List.of(
+            new ScopeSql(
+                sql.upsertAppState,
+                sql.deleteAppState,
+                sql.selectAppValue,
+                sql.updateAppValue,
+                sql.insertAppValue,
+                app),
+            new ScopeSql(
+                sql.upsertUserState,
+                sql.deleteUserState,
+                sql.selectUserValue,
+                sql.updateUserValue,
+                sql.insertUserValue,
+                app,
+                user),
+            new ScopeSql(
+                sql.upsertSessionState,
+                sql.deleteSessionStateKey,
+                sql.selectSessionValue,
+                sql.updateSessionValue,
+                sql.insertSessionValue,
+                pk));
+    for (int i = 0; i < 3; i++) {
+      applyScope(c, tables.get(i), scopes.get(i), append, resolved);
+    }
+  }
+
+  /**
+   * Applies one scope's keys in key order, batching runs of plain upserts and runs of plain
+   * deletes. Keeping the order (rather than all upserts, then all deletes) keeps row locks in one
+   * global order. A checked op (condition or increment) runs on its own, after the batch before it.
+   */
+  private void applyScope(
+      Connection c,
+      ScopeSql t,
+      List<StateOp> ops,
+      @Nullable PendingAppend append,
+      Map<String, Object> resolved)
+      throws SQLException {
+    if (ops.isEmpty()) {
+      return;
+    }
+    PreparedStatement upsert = null;
+    PreparedStatement delete = null;
+    try {
+      PreparedStatement pending = null;
+      for (StateOp op : ops) {
+        if (op.checked()) {
+          if (pending != null) {
+            pending.executeBatch();
+            pending = null;
+          }
+          if (append == null) {
+            throw new IllegalStateException("a condition or increment outside an append");
+          }
+          applyChecked(c, t, op, append, resolved);
+          continue;
+        }
+        PreparedStatement ps;
+        if (op.json == null) {
+          delete = delete != null ? delete : c.prepareStatement(t.delete);
+          ps = delete;
+        } else {
+          upsert = upsert != null ? upsert : c.prepareStatement(t.upsert);
+          ps = upsert;
+        }
+        if (pending != null && pending != ps) {
+          pending.executeBatch();
+        }
+        pending = ps;
+        int i = bindOwner(ps, 1, t.owner);
+        ps.setString(i++, op.key);
+        if (op.json != null) {
+          ps.setString(i, op.json);
+        }
+        ps.addBatch();
+      }
+      if (pending != null) {
+        pending.executeBatch();
+      }
+    } finally {
+      Transactions.closeQuietly(upsert);
+      Transactions.closeQuietly(delete);
+    }
+  }
+
+  /**
+   * Reads the key's stored value (locking its row on PostgreSQL), checks the condition, computes an
+   * increment, and writes. A key that is absent is inserted only if it is still absent: if another
+   * transaction inserted it meanwhile (PostgreSQL), the read is done again.
+   */
+  private void applyChecked(
+      Connection c, ScopeSql t, StateOp op, PendingAppend append, Map<String, Object> resolved)
+      throws SQLException {
+    String context = append.describe();
+    for (int attempt = 1; ; attempt++) {
+      String storedJson = null;
+      try (PreparedStatement ps = c.prepareStatement(t.select)) {
+        int i = bindOwner(ps, 1, t.owner);
+        ps.setString(i, op.key);
+        try (ResultSet rs = ps.executeQuery()) {
+          if (rs.next()) {
+            storedJson = rs.getString(1);
+          }
+        }
+      }
+      Object current =
+          storedJson == null ? null : SessionRows.parseValue(op.key, storedJson, context);
+      if (op.expect && !Json.sameValue(op.expected, current)) {
+        throw append.conflict(op.key, current);
+      }
+      if (!op.write) {
+        return;
+      }
+      String json = op.json;
+      if (op.increment != null) {
+        Object next = append.incremented(op.key, current);
+        resolved.put(op.key, next);
+        json = JsonText.write(dialect, next);
+      }
+      if (json == null) {
+        if (storedJson != null) {
+          try (PreparedStatement ps = c.prepareStatement(t.delete)) {
+            int i = bindOwner(ps, 1, t.owner);
+            ps.setString(i, op.key);
+            ps.executeUpdate();
+          }
+        }
+        return;
+      }
+      if (storedJson != null) {
+        try (PreparedStatement ps = c.prepareStatement(t.update)) {
+          ps.setString(1, json);
+          int i = bindOwner(ps, 2, t.owner);
+          ps.setString(i, op.key);
+          ps.executeUpdate();
+        }
+        return;
+      }
+      try (PreparedStatement ps = c.prepareStatement(t.insert)) {
+        int i = bindOwner(ps, 1, t.owner);
+        ps.setString(i++, op.key);
+        ps.setString(i, json);
+        if (ps.executeUpdate() == 1) {
+          return;
+        }
+      }
+      if (attempt >= 3) {
+        throw new SQLException(
+            "State key '" + op.key + "' of " + context + " kept changing under a conditional write",
+            "40001");
+      }
+      resolved.remove(op.key);
+    }
+  }
+
+  private static int bindOwner(PreparedStatement ps, int first, Object[] owner)
+      throws SQLException {
+    int i = first;
+    for (Object o : owner) {
+      ps.setObject(i++, o);
+    }
+    return i;
+  }
+}
