@@ -78,7 +78,7 @@ public class CallbackContext extends ReadonlyContext {
    *
    * @throws IllegalStateException (through the Single) if no artifact service is configured
    * @throws IllegalArgumentException (through the Single) if {@code filename} is not a valid name
-   *     ({@link dev.adk4j.artifacts.ArtifactNames})
+   *     ({@link dev.adk4j.internal.artifacts.ArtifactNames})
    */
   public Single<Integer> saveArtifact(String filename, Part artifact) {
     try {

@@ -6,7 +6,7 @@ import com.google.genai.types.FunctionResponse;
 import com.google.genai.types.Part;
 import dev.adk4j.events.Event;
 import dev.adk4j.events.EventCompaction;
-import dev.adk4j.state.Json;
+import dev.adk4j.internal.Json;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;

@@ -1,6 +1,6 @@
 package dev.adk4j.agents;
 
-import dev.adk4j.state.Json;
+import dev.adk4j.internal.Json;
 import dev.adk4j.state.ReadonlyState;
 import dev.adk4j.state.State;
 import io.reactivex.rxjava3.core.Flowable;
@@ -53,11 +53,11 @@ import org.jspecify.annotations.Nullable;
  *       {@code user:profile} with fields {@code address} then {@code city}. Every step of a path
  *       must be a {@link Map} containing the field.
  *   <li>A string is inserted as it is, {@code null} (a map field holding null) as the empty string,
- *       any other value as compact JSON ({@link Json#mapper()}): {@code {"a":1}}, {@code [1,2]},
+ *       any other value as compact JSON ({@link Json#writer()}): {@code {"a":1}}, {@code [1,2]},
  *       {@code 42}, {@code true}.
  *   <li>{@code {artifact.name}} inserts the text of the latest version of the session's artifact
  *       ({@link ReadonlyContext#loadArtifact}); an artifact with no text (binary data) is an error,
- *       and so is a name that {@link dev.adk4j.artifacts.ArtifactNames} refuses ({@code
+ *       and so is a name that {@link dev.adk4j.internal.artifacts.ArtifactNames} refuses ({@code
  *       {artifact.../x}}), with or without {@code ?}.
  *   <li>Inserted text is never scanned again: a value containing {@code {user:secret}} is inserted
  *       verbatim.

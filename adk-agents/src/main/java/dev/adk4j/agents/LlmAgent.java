@@ -4,9 +4,9 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.google.genai.types.GenerateContentConfig;
 import com.google.genai.types.Schema;
 import dev.adk4j.events.Event;
+import dev.adk4j.internal.Json;
 import dev.adk4j.models.BaseLlm;
 import dev.adk4j.models.LlmRegistry;
-import dev.adk4j.state.Json;
 import dev.adk4j.tools.BaseTool;
 import io.reactivex.rxjava3.core.BackpressureStrategy;
 import io.reactivex.rxjava3.core.Flowable;
@@ -267,7 +267,7 @@ public final class LlmAgent extends BaseAgent {
       return text;
     }
     try {
-      return Json.mapper().readValue(text, Object.class);
+      return Json.reader().forType(Object.class).readValue(text);
     } catch (JsonProcessingException e) {
       log.warn(
           "Agent '{}' has an output schema but its answer is not JSON ({}); storing the text under"

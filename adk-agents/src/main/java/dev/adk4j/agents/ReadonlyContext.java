@@ -2,8 +2,8 @@ package dev.adk4j.agents;
 
 import com.google.genai.types.Content;
 import com.google.genai.types.Part;
-import dev.adk4j.artifacts.ArtifactNames;
 import dev.adk4j.artifacts.ListArtifactsResponse;
+import dev.adk4j.internal.artifacts.ArtifactNames;
 import dev.adk4j.state.ReadonlyState;
 import io.reactivex.rxjava3.core.Maybe;
 import io.reactivex.rxjava3.core.Single;

@@ -3,11 +3,12 @@ package dev.adk4j.tools;
 import com.fasterxml.jackson.databind.BeanDescription;
 import com.fasterxml.jackson.databind.JavaType;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.introspect.AnnotatedMember;
 import com.fasterxml.jackson.databind.introspect.BeanPropertyDefinition;
 import com.google.genai.types.Schema;
 import com.google.genai.types.Type;
-import dev.adk4j.state.Json;
+import dev.adk4j.internal.Json;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.net.URI;
@@ -27,8 +28,8 @@ import java.util.UUID;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Derives a genai {@link Schema} from a Java type, as Jackson ({@link Json#mapper()}) will read the
- * model's JSON into it.
+ * Derives a genai {@link Schema} from a Java type, as Jackson (adk4j's JSON settings, {@link Json})
+ * will read the model's JSON into it.
  *
  * <ul>
  *   <li>{@code boolean}: BOOLEAN; integral types ({@code int}, {@code Long}, {@code BigInteger},
@@ -51,6 +52,9 @@ final class FunctionSchemas {
 
   private FunctionSchemas() {}
 
+  /** adk4j's JSON settings, for the type introspection Jackson will use to read arguments. */
+  private static final ObjectMapper MAPPER = Json.newMapper();
+
   /**
    * The schema of {@code type}.
    *
@@ -58,7 +62,7 @@ final class FunctionSchemas {
    * @throws IllegalArgumentException if no schema can be derived
    */
   static Schema of(java.lang.reflect.Type type, String where) {
-    return of(Json.mapper().constructType(type), where, new HashSet<>());
+    return of(MAPPER.constructType(type), where, new HashSet<>());
   }
 
   /** Whether a value of {@code type} may be absent: {@code Optional} and its primitive kinds. */
@@ -117,7 +121,7 @@ final class FunctionSchemas {
     if (raw.isEnum()) {
       List<String> names = new ArrayList<>();
       for (Object constant : raw.getEnumConstants()) {
-        names.add(Json.mapper().convertValue(constant, String.class));
+        names.add(MAPPER.convertValue(constant, String.class));
       }
       return Schema.builder().type(Type.Known.STRING).enum_(names).build();
     }
@@ -157,7 +161,7 @@ final class FunctionSchemas {
           .build();
     }
     try {
-      BeanDescription description = Json.mapper().getDeserializationConfig().introspect(type);
+      BeanDescription description = MAPPER.getDeserializationConfig().introspect(type);
       Map<String, Schema> properties = new LinkedHashMap<>();
       List<String> required = new ArrayList<>();
       for (BeanPropertyDefinition property : description.findProperties()) {

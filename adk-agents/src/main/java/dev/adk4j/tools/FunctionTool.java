@@ -8,8 +8,8 @@ import com.google.genai.types.FunctionDeclaration;
 import com.google.genai.types.Schema;
 import com.google.genai.types.Type;
 import dev.adk4j.agents.ReadonlyContext;
+import dev.adk4j.internal.Json;
 import dev.adk4j.internal.tools.ToolFailures;
-import dev.adk4j.state.Json;
 import io.reactivex.rxjava3.core.Completable;
 import io.reactivex.rxjava3.core.Maybe;
 import io.reactivex.rxjava3.core.Single;
@@ -53,8 +53,9 @@ import org.jspecify.annotations.Nullable;
  * <h2>Calls</h2>
  *
  * {@link #runAsync} converts each argument of the model's JSON to its parameter's generic type with
- * Jackson ({@link Json#mapper()}, except that a number with a fraction is never truncated into an
- * integer), invokes the method, and maps what it returns to the function response:
+ * Jackson (adk4j's JSON settings ({@link Json}), except that a number with a fraction is never
+ * truncated into an integer), invokes the method, and maps what it returns to the function
+ * response:
  *
  * <ul>
  *   <li>a {@code Single}, {@code Maybe}, {@code Completable} or {@code CompletionStage} is awaited
@@ -85,7 +86,7 @@ public final class FunctionTool extends BaseTool {
    * #integral}), so {@code 3.0} still reads as {@code 3}.
    */
   private static final ObjectMapper ARGUMENTS =
-      Json.mapper().copy().disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT);
+      Json.newMapper().disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT);
 
   /** One parameter of the method: an argument the model gives, or the injected context. */
   private record Param(
@@ -437,7 +438,7 @@ public final class FunctionTool extends BaseTool {
     if (raw.isEnum()) {
       return "one of "
           + java.util.Arrays.stream(raw.getEnumConstants())
-              .map(c -> Json.mapper().convertValue(c, String.class))
+              .map(c -> ARGUMENTS.convertValue(c, String.class))
               .collect(Collectors.joining(", "));
     }
     return type.isContainerType() || type.hasGenericTypes()
@@ -471,7 +472,7 @@ public final class FunctionTool extends BaseTool {
     Object value = result.orElse(null);
     Object json;
     try {
-      json = Json.mapper().readValue(Json.mapper().writeValueAsBytes(value), Object.class);
+      json = Json.reader().forType(Object.class).readValue(Json.writer().writeValueAsBytes(value));
     } catch (java.io.IOException e) {
       throw new IllegalArgumentException(
           "returned a "

@@ -2,10 +2,10 @@ package dev.adk4j.benchmarks;
 
 import dev.adk4j.events.Event;
 import dev.adk4j.events.EventActions;
+import dev.adk4j.internal.Json;
 import dev.adk4j.sessions.DatabaseSessionConfig;
 import dev.adk4j.sessions.DatabaseSessionService;
 import dev.adk4j.sessions.Session;
-import dev.adk4j.state.Json;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;

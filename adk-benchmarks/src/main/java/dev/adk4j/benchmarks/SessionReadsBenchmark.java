@@ -1,12 +1,12 @@
 package dev.adk4j.benchmarks;
 
+import dev.adk4j.internal.jdbc.JdbcSessionStore;
 import dev.adk4j.sessions.DatabaseSessionConfig;
 import dev.adk4j.sessions.DatabaseSessionService;
 import dev.adk4j.sessions.GetSessionConfig;
 import dev.adk4j.sessions.ListSessionsRequest;
 import dev.adk4j.sessions.ListSessionsResponse;
 import dev.adk4j.sessions.Session;
-import dev.adk4j.sessions.jdbc.JdbcSessionStore;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;

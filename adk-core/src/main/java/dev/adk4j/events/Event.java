@@ -9,7 +9,7 @@ import com.google.genai.types.Content;
 import com.google.genai.types.FunctionCall;
 import com.google.genai.types.FunctionResponse;
 import com.google.genai.types.Part;
-import dev.adk4j.state.Json;
+import dev.adk4j.internal.Json;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;

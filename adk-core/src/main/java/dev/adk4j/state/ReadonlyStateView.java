@@ -1,5 +1,6 @@
 package dev.adk4j.state;
 
+import dev.adk4j.internal.Json;
 import java.util.AbstractMap;
 import java.util.AbstractSet;
 import java.util.HashMap;

@@ -8,7 +8,7 @@ import com.google.genai.types.Content;
 import com.google.genai.types.FunctionCall;
 import com.google.genai.types.FunctionResponse;
 import com.google.genai.types.Part;
-import dev.adk4j.state.Json;
+import dev.adk4j.internal.Json;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -42,7 +42,7 @@ class EventJsonTest {
   void event_roundTripsThroughJson_withCamelCaseNames() throws Exception {
     Event e = sample();
     String json = e.toJson();
-    JsonNode tree = Json.mapper().readTree(json);
+    JsonNode tree = Json.reader().readTree(json);
 
     assertThat(tree.has("invocationId")).isTrue();
     assertThat(tree.get("actions").has("stateDelta")).isTrue();

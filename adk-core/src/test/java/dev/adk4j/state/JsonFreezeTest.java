@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.adk4j.events.Event;
+import dev.adk4j.internal.Json;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;

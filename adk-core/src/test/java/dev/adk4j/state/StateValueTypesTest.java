@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.google.genai.types.Content;
 import com.google.genai.types.Part;
+import dev.adk4j.internal.Json;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.time.Instant;

@@ -1,6 +1,7 @@
 package dev.adk4j.artifacts;
 
 import com.google.genai.types.Part;
+import dev.adk4j.internal.artifacts.ArtifactNames;
 import io.reactivex.rxjava3.core.Completable;
 import io.reactivex.rxjava3.core.Maybe;
 import io.reactivex.rxjava3.core.Single;

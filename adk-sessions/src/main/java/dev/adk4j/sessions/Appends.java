@@ -2,7 +2,7 @@ package dev.adk4j.sessions;
 
 import dev.adk4j.events.Event;
 import dev.adk4j.events.EventActions;
-import dev.adk4j.state.Json;
+import dev.adk4j.internal.Json;
 import dev.adk4j.state.Scope;
 import io.reactivex.rxjava3.core.Single;
 import java.util.Collections;

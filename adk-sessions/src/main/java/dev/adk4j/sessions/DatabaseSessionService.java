@@ -1,7 +1,7 @@
 package dev.adk4j.sessions;
 
 import dev.adk4j.events.Event;
-import dev.adk4j.sessions.jdbc.JdbcSessionStore;
+import dev.adk4j.internal.jdbc.JdbcSessionStore;
 import io.reactivex.rxjava3.core.Completable;
 import io.reactivex.rxjava3.core.Maybe;
 import io.reactivex.rxjava3.core.Single;

@@ -1,7 +1,7 @@
 package dev.adk4j.sessions;
 
 import dev.adk4j.events.Event;
-import dev.adk4j.state.Json;
+import dev.adk4j.internal.Json;
 import dev.adk4j.state.Scope;
 import dev.adk4j.state.State;
 import java.util.LinkedHashMap;

@@ -5,7 +5,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import com.fasterxml.jackson.databind.annotation.JsonPOJOBuilder;
 import dev.adk4j.events.Event;
-import dev.adk4j.state.Json;
+import dev.adk4j.internal.Json;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;

@@ -1,7 +1,7 @@
 package dev.adk4j.sessions;
 
 import dev.adk4j.events.Event;
-import dev.adk4j.state.Json;
+import dev.adk4j.internal.Json;
 import java.util.Map;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
@@ -9,7 +9,7 @@ import org.jspecify.annotations.Nullable;
 /**
  * The size limits every session service applies, the same way, so that a test on {@link
  * InMemorySessionService} predicts what a database will accept: a state value and a stored event
- * (without {@code temp:} keys) are measured as UTF-8 JSON written by {@link Json#mapper()}, and one
+ * (without {@code temp:} keys) are measured as UTF-8 JSON written by {@link Json#writer()}, and one
  * over its limit is refused with an {@link IllegalArgumentException} naming the key or event and
  * the session, before anything is stored.
  *

@@ -1,6 +1,7 @@
 package com.example.mapstore;
 
 import dev.adk4j.events.Event;
+import dev.adk4j.internal.Json;
 import dev.adk4j.sessions.GetSessionConfig;
 import dev.adk4j.sessions.PendingAppend;
 import dev.adk4j.sessions.Session;
@@ -10,7 +11,6 @@ import dev.adk4j.sessions.SessionLease;
 import dev.adk4j.sessions.SessionNotFoundException;
 import dev.adk4j.sessions.SessionStore;
 import dev.adk4j.sessions.StaleSessionException;
-import dev.adk4j.state.Json;
 import dev.adk4j.state.Scope;
 import java.time.Duration;
 import java.time.Instant;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
 import dev.adk4j.events.Event;
-import dev.adk4j.sessions.jdbc.JdbcSessionStore;
+import dev.adk4j.internal.jdbc.JdbcSessionStore;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -398,7 +398,7 @@ abstract class DatabaseSessionServiceContract extends SessionServiceContract {
 
     Session reloaded = get("alice", "s1");
     for (int i = 0; i < numbers.size(); i++) {
-      Object expected = dev.adk4j.state.Json.normalize("n" + i, numbers.get(i));
+      Object expected = dev.adk4j.internal.Json.normalize("n" + i, numbers.get(i));
       assertThat(reloaded.state().get("n" + i))
           .as("state n%d = %s", i, numbers.get(i))
           .isEqualTo(expected)

@@ -1,6 +1,6 @@
 package dev.adk4j.sessions;
 
-import dev.adk4j.sessions.jdbc.DelegatingDataSource;
+import dev.adk4j.internal.jdbc.DelegatingDataSource;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;

@@ -10,7 +10,7 @@ import com.google.genai.types.Part;
 import dev.adk4j.events.Event;
 import dev.adk4j.events.EventActions;
 import dev.adk4j.events.EventCompaction;
-import dev.adk4j.state.Json;
+import dev.adk4j.internal.Json;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;

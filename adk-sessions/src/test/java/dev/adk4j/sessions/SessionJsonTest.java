@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.google.genai.types.Content;
 import com.google.genai.types.Part;
 import dev.adk4j.events.Event;
-import dev.adk4j.state.Json;
+import dev.adk4j.internal.Json;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -33,7 +33,7 @@ class SessionJsonTest {
             .build();
 
     String json = s.toJson();
-    JsonNode tree = Json.mapper().readTree(json);
+    JsonNode tree = Json.reader().readTree(json);
     assertThat(tree.has("appName")).isTrue();
     assertThat(tree.has("userId")).isTrue();
     assertThat(tree.has("lastUpdateTime")).isTrue();

@@ -1,4 +1,4 @@
-package dev.adk4j.state;
+package dev.adk4j.internal;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -6,6 +6,8 @@ import com.fasterxml.jackson.core.json.JsonReadFeature;
 import com.fasterxml.jackson.core.json.JsonWriteFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
+import com.fasterxml.jackson.databind.ObjectWriter;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.datatype.jdk8.Jdk8Module;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
@@ -38,11 +40,34 @@ public final class Json {
               JsonInclude.Value.construct(
                   JsonInclude.Include.NON_ABSENT, JsonInclude.Include.ALWAYS));
 
+  private static final ObjectReader READER = MAPPER.reader();
+  private static final ObjectWriter WRITER = MAPPER.writer();
+
   private Json() {}
 
-  /** The shared mapper. Do not reconfigure it. */
-  public static ObjectMapper mapper() {
-    return MAPPER;
+  /**
+   * A reader with adk4j's settings. Immutable, like every {@link ObjectReader}: configure a copy
+   * with its {@code with...} methods.
+   */
+  public static ObjectReader reader() {
+    return READER;
+  }
+
+  /**
+   * A writer with adk4j's settings. Immutable, like every {@link ObjectWriter}: configure a copy
+   * with its {@code with...} methods.
+   */
+  public static ObjectWriter writer() {
+    return WRITER;
+  }
+
+  /**
+   * A new mapper with adk4j's settings, for code that needs a mapper's type introspection or its
+   * own configuration. The caller owns it; the shared one is never handed out, so nobody can
+   * reconfigure how state is stored.
+   */
+  public static ObjectMapper newMapper() {
+    return MAPPER.copy();
   }
 
   /**

@@ -1,4 +1,4 @@
-package dev.adk4j.sessions.jdbc;
+package dev.adk4j.internal.jdbc;
 
 import dev.adk4j.sessions.DatabaseSessionConfig;
 import dev.adk4j.sessions.SessionException;

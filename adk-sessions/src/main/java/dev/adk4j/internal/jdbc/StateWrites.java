@@ -1,7 +1,7 @@
-package dev.adk4j.sessions.jdbc;
+package dev.adk4j.internal.jdbc;
 
+import dev.adk4j.internal.Json;
 import dev.adk4j.sessions.PendingAppend;
-import dev.adk4j.state.Json;
 import dev.adk4j.state.Scope;
 import java.sql.Connection;
 import java.sql.PreparedStatement;

@@ -1,4 +1,4 @@
-package dev.adk4j.sessions.jdbc;
+package dev.adk4j.internal.jdbc;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializerProvider;
 import com.fasterxml.jackson.databind.module.SimpleModule;
 import com.fasterxml.jackson.databind.ser.std.StdSerializer;
-import dev.adk4j.state.Json;
+import dev.adk4j.internal.Json;
 import java.io.IOException;
 import java.math.BigDecimal;
 import org.jspecify.annotations.Nullable;
@@ -26,8 +26,7 @@ final class JsonText {
   private JsonText() {}
 
   private static final ObjectMapper PLAIN_NUMBERS =
-      Json.mapper()
-          .copy()
+      Json.newMapper()
           .registerModule(
               new SimpleModule("adk4j-plain-floating-point")
                   .addSerializer(Double.class, new PlainDecimal<>(Double.class))

@@ -1,6 +1,6 @@
-package dev.adk4j.sessions.jdbc;
+package dev.adk4j.internal.jdbc;
 
-import static dev.adk4j.sessions.jdbc.SessionRows.describe;
+import static dev.adk4j.internal.jdbc.SessionRows.describe;
 
 import dev.adk4j.sessions.DatabaseSessionConfig;
 import dev.adk4j.sessions.SessionNotFoundException;

@@ -1,14 +1,14 @@
-package dev.adk4j.sessions.jdbc;
+package dev.adk4j.internal.jdbc;
 
-import static dev.adk4j.sessions.jdbc.SessionRows.describe;
+import static dev.adk4j.internal.jdbc.SessionRows.describe;
 
 import dev.adk4j.events.Event;
+import dev.adk4j.internal.jdbc.SessionRows.SessionRow;
 import dev.adk4j.sessions.GetSessionConfig;
 import dev.adk4j.sessions.Session;
 import dev.adk4j.sessions.SessionNotFoundException;
 import dev.adk4j.sessions.SessionStore.NumberedEvent;
 import dev.adk4j.sessions.SessionStore.Position;
-import dev.adk4j.sessions.jdbc.SessionRows.SessionRow;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.util.ArrayList;

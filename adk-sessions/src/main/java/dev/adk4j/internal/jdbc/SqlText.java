@@ -1,4 +1,4 @@
-package dev.adk4j.sessions.jdbc;
+package dev.adk4j.internal.jdbc;
 
 /**
  * Every statement the store runs, for one dialect. All values are bound as parameters; the only

@@ -1,11 +1,11 @@
-package dev.adk4j.sessions.jdbc;
+package dev.adk4j.internal.jdbc;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import dev.adk4j.events.Event;
+import dev.adk4j.internal.Json;
 import dev.adk4j.sessions.GetSessionConfig;
 import dev.adk4j.sessions.Session;
 import dev.adk4j.sessions.SessionException;
-import dev.adk4j.state.Json;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -225,7 +225,7 @@ final class SessionRows {
 
   static Object parseValue(String key, String json, String context) {
     try {
-      return Json.mapper().readValue(json, Object.class);
+      return Json.reader().forType(Object.class).readValue(json);
     } catch (JsonProcessingException e) {
       throw new SessionException(
           "Corrupt stored state of "

@@ -1,8 +1,9 @@
-package dev.adk4j.sessions.jdbc;
+package dev.adk4j.internal.jdbc;
 
-import static dev.adk4j.sessions.jdbc.SessionRows.describe;
+import static dev.adk4j.internal.jdbc.SessionRows.describe;
 
 import dev.adk4j.events.Event;
+import dev.adk4j.internal.jdbc.StateWrites.StateOp;
 import dev.adk4j.sessions.PendingAppend;
 import dev.adk4j.sessions.Session;
 import dev.adk4j.sessions.SessionAlreadyExistsException;
@@ -11,7 +12,6 @@ import dev.adk4j.sessions.SessionException;
 import dev.adk4j.sessions.SessionNotFoundException;
 import dev.adk4j.sessions.SessionStore.Appended;
 import dev.adk4j.sessions.StaleSessionException;
-import dev.adk4j.sessions.jdbc.StateWrites.StateOp;
 import dev.adk4j.state.Scope;
 import java.sql.Connection;
 import java.sql.PreparedStatement;

@@ -1,4 +1,4 @@
-package dev.adk4j.sessions.jdbc;
+package dev.adk4j.internal.jdbc;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;

@@ -1,9 +1,9 @@
-package dev.adk4j.sessions.jdbc;
+package dev.adk4j.internal.jdbc;
 
-import static dev.adk4j.sessions.jdbc.SessionRows.describe;
+import static dev.adk4j.internal.jdbc.SessionRows.describe;
 
+import dev.adk4j.internal.jdbc.SessionRows.SessionRow;
 import dev.adk4j.sessions.GetSessionConfig;
-import dev.adk4j.sessions.jdbc.SessionRows.SessionRow;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

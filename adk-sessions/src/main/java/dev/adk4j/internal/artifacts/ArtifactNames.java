@@ -1,4 +1,4 @@
-package dev.adk4j.artifacts;
+package dev.adk4j.internal.artifacts;
 
 import org.jspecify.annotations.Nullable;
 

@@ -1,4 +1,4 @@
-package dev.adk4j.sessions.jdbc;
+package dev.adk4j.internal.jdbc;
 
 import java.sql.SQLException;
 import java.util.Locale;
@@ -134,7 +134,7 @@ enum Dialect {
 
   /** The Flyway location of this dialect's migrations. */
   String migrations() {
-    return "classpath:dev/adk4j/sessions/jdbc/migration/" + name().toLowerCase(Locale.ROOT);
+    return "classpath:dev/adk4j/internal/jdbc/migration/" + name().toLowerCase(Locale.ROOT);
   }
 
   /**

@@ -1,4 +1,4 @@
-package dev.adk4j.sessions.jdbc;
+package dev.adk4j.internal.jdbc;
 
 import com.zaxxer.hikari.HikariDataSource;
 import com.zaxxer.hikari.HikariPoolMXBean;
