@@ -24,7 +24,7 @@ public class CallbackContext extends ReadonlyContext {
 
   public CallbackContext(InvocationContext invocationContext) {
     super(invocationContext);
-    this.state = new State(invocationContext.session().state());
+    this.state = new State(invocationContext.liveState());
   }
 
   /** The live state; every write is recorded in this step's delta. */

@@ -3,6 +3,7 @@ package dev.adk4j.agents;
 import com.google.genai.types.Content;
 import dev.adk4j.artifacts.BaseArtifactService;
 import dev.adk4j.events.Event;
+import dev.adk4j.internal.sessions.SessionAccess;
 import dev.adk4j.sessions.BaseSessionService;
 import dev.adk4j.sessions.Session;
 import java.util.Objects;
@@ -10,20 +11,23 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Everything one invocation shares: its id, the session (whose {@link Session#state()} is the live
- * state every context reads and writes, {@code temp:} keys included), the services, the user's
- * message, the run config, and the invocation-wide flags and counters.
+ * Everything one invocation shares: its id, the session copy it owns (whose state is the
+ * invocation's live state, {@code temp:} keys included: callers see it read-only through {@link
+ * Session#state()}, and only the contexts' {@code State} writes it, recording each write in the
+ * event's delta), the services, the user's message, the run config, and the invocation-wide flags
+ * and counters.
  *
  * <p>An agent runs with its own copy ({@link #forAgent}, {@link #withBranch}) that shares all of
  * the above with its parent: sub-agents see the same invocation id and the same live state.
  *
- * <p>Events are stored through {@link #persist(Event)}, which appends each event once, before it is
- * emitted. Thread-safe.
+ * <p>Events are stored through {@link #persist(Event)} and nowhere else: it appends each event once
+ * (by id), before it is emitted, and brings the owned session copy up to date. Thread-safe.
  */
 public final class InvocationContext {
 
@@ -105,9 +109,17 @@ public final class InvocationContext {
     return agent;
   }
 
-  /** The session; its state is the live state of the invocation. */
+  /** The session copy this invocation owns; its (read-only) state is the live state. */
   public Session session() {
     return session;
+  }
+
+  /**
+   * The live state of the invocation, writable: the contexts wrap it in a {@code State}, which
+   * records every write in the delta of the event being built. Nothing else writes it.
+   */
+  ConcurrentMap<String, Object> liveState() {
+    return SessionAccess.liveState(session);
   }
 
   public String appName() {

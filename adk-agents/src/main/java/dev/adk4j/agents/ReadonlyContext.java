@@ -46,15 +46,14 @@ public class ReadonlyContext {
    * refuses every write with an {@link UnsupportedOperationException} naming the key.
    */
   public ReadonlyState state() {
-    return ReadonlyState.of(invocationContext.session().state());
+    return ReadonlyState.of(invocationContext.liveState());
   }
 
   /**
    * The invocation this context belongs to, as ADK for Java offers it (for example to call {@link
-   * InstructionUtils#injectSessionState(InvocationContext, String)}). It is for reading: state
-   * written through {@code invocationContext().session().state()} is not tracked into any event, so
-   * it is never stored; write through a {@link CallbackContext}'s {@link CallbackContext#state()
-   * state()} instead.
+   * InstructionUtils#injectSessionState(InvocationContext, String)}). It is for reading: {@code
+   * invocationContext().session().state()} is read-only; write through a {@link CallbackContext}'s
+   * {@link CallbackContext#state() state()}, which records the write in the event's delta.
    */
   public InvocationContext invocationContext() {
     return invocationContext;

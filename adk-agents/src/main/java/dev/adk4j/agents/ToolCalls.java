@@ -170,7 +170,7 @@ final class ToolCalls {
     if (fresh == null) {
       throw new SessionNotFoundException(ctx.appName(), ctx.userId(), ctx.session().id());
     }
-    Map<String, Object> live = ctx.session().state();
+    Map<String, Object> live = ctx.liveState();
     live.keySet().removeIf(k -> Scope.of(k) != Scope.TEMP && !fresh.state().containsKey(k));
     fresh.state().forEach(live::put);
   }

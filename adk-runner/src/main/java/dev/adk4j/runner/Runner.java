@@ -9,6 +9,7 @@ import dev.adk4j.artifacts.BaseArtifactService;
 import dev.adk4j.artifacts.InMemoryArtifactService;
 import dev.adk4j.events.Event;
 import dev.adk4j.events.EventActions;
+import dev.adk4j.internal.sessions.SessionAccess;
 import dev.adk4j.models.LlmException;
 import dev.adk4j.sessions.BaseSessionService;
 import dev.adk4j.sessions.InMemorySessionService;
@@ -291,7 +292,7 @@ public class Runner {
         terminal = t;
       } finally {
         if (session != null) {
-          session.state().keySet().removeIf(k -> Scope.of(k) == Scope.TEMP);
+          SessionAccess.liveState(session).keySet().removeIf(k -> Scope.of(k) == Scope.TEMP);
           if (succeeded) {
             sessionCache.remember(session, compaction);
           } else {

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import com.fasterxml.jackson.databind.annotation.JsonPOJOBuilder;
 import dev.adk4j.events.Event;
 import dev.adk4j.internal.Json;
+import dev.adk4j.internal.sessions.SessionAccess;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -18,12 +19,12 @@ import org.jspecify.annotations.Nullable;
  * session keys, prefixes included), its events, when it was last updated and the storage revision
  * it was read at.
  *
- * <p>A {@code Session} is a copy: changing its {@link #state()} changes nothing stored, and its
- * {@link #events()} (immutable, like each event and the values in its delta) cannot be changed. To
- * change state, append an event ({@code BaseSessionService.appendEvent(session, event)}), which
- * also brings this copy up to date, or write through a {@code CallbackContext} / {@code
- * ToolContext} during an invocation. A copy that falls behind storage (another append happened
- * since it was loaded) is refused by {@code appendEvent} with a {@link StaleSessionException}.
+ * <p>A {@code Session} is a read-only copy: its {@link #state()} refuses writes and its {@link
+ * #events()} (immutable, like each event and the values in its delta) cannot be changed. To change
+ * state, append an event ({@code BaseSessionService.appendEvent(session, event)}), which also
+ * brings this copy up to date, or write through a {@code CallbackContext} / {@code ToolContext}
+ * during an invocation. A copy that falls behind storage (another append happened since it was
+ * loaded) is refused by {@code appendEvent} with a {@link StaleSessionException}.
  *
  * <p>Thread-safe: the state map is concurrent and the events an append-only log whose snapshots are
  * immutable.
@@ -35,6 +36,7 @@ public final class Session {
   private final String appName;
   private final String userId;
   private final ConcurrentMap<String, Object> state;
+  private final ConcurrentMap<String, Object> readOnlyState;
   private final EventLog events;
   private volatile Instant lastUpdateTime;
   private volatile long revision;
@@ -51,6 +53,7 @@ public final class Session {
             state.put(k, v);
           }
         });
+    this.readOnlyState = new ReadOnlyStateMap(this, state);
     this.events = EventLog.of(b.events.snapshot());
     this.lastUpdateTime = b.lastUpdateTime != null ? b.lastUpdateTime : Instant.EPOCH;
     this.revision = b.revision;
@@ -76,13 +79,19 @@ public final class Session {
     return userId;
   }
 
+  static {
+    SessionAccess.install(session -> session.state);
+  }
+
   /**
-   * The merged state of this copy. Read it freely; during an invocation the agents module writes
-   * through it. Writing to it directly persists nothing: see the class comment.
+   * The merged state of this copy, read-only: a live view (it follows appends through this copy)
+   * whose every mutator throws {@link UnsupportedOperationException}. To change state, write
+   * through a {@code CallbackContext} or {@code ToolContext} during an invocation, or append an
+   * event with a {@code stateDelta}; see the class comment.
    */
   @JsonProperty("state")
   public ConcurrentMap<String, Object> state() {
-    return state;
+    return readOnlyState;
   }
 
   /**

@@ -605,13 +605,16 @@ public abstract class SessionServiceContract {
     profile.put("name", "Alice");
     Session created = create("alice", "s1", map("profile", profile, "k", "v"));
     profile.put("name", "changed after create");
-    created.state().put("k", "mutated");
+    assertThatThrownBy(() -> created.state().put("k", "mutated"))
+        .isInstanceOf(UnsupportedOperationException.class);
 
     Session loaded = get("alice", "s1");
     append(loaded, map("e", 1));
     Session copy = get("alice", "s1");
-    copy.state().put("k", "mutated again");
-    copy.state().remove("e");
+    assertThatThrownBy(() -> copy.state().put("k", "mutated again"))
+        .isInstanceOf(UnsupportedOperationException.class);
+    assertThatThrownBy(() -> copy.state().remove("e"))
+        .isInstanceOf(UnsupportedOperationException.class);
     @SuppressWarnings("unchecked")
     Map<String, Object> loadedProfile = (Map<String, Object>) copy.state().get("profile");
     loadedProfile.put("name", "mutated nested");
@@ -725,6 +728,47 @@ public abstract class SessionServiceContract {
     assertThat(s.events()).extracting(Event::id).containsExactly(e.id());
     assertThat(s.lastUpdateTime()).isEqualTo(Instant.ofEpochMilli(7000L));
     assertThat(s.revision()).isEqualTo(get("alice", "s1").revision());
+  }
+
+  @Test
+  void sessionState_isReadOnly_forCallers_andFollowsAppendsThroughTheCopy() {
+    Session s = create("alice", "s1", map("k", 1, "user:u", "x"));
+    Map<String, Object> state = s.state();
+    List<Runnable> writes =
+        List.of(
+            () -> state.put("k", 2),
+            () -> state.remove("k"),
+            () -> state.clear(),
+            () -> state.putAll(map("n", 1)),
+            () -> state.putIfAbsent("n", 1),
+            () -> state.replace("k", 3),
+            () -> state.compute("k", (k, v) -> 4),
+            () -> state.computeIfAbsent("n", k -> 5),
+            () -> state.merge("k", 6, (a, b) -> b),
+            () -> state.replaceAll((k, v) -> v),
+            () -> state.keySet().remove("k"),
+            () -> state.keySet().removeIf(k -> true),
+            () -> state.values().clear(),
+            () -> state.entrySet().iterator().next().setValue(7),
+            () -> {
+              var it = state.entrySet().iterator();
+              it.next();
+              it.remove();
+            });
+    for (Runnable write : writes) {
+      assertThatThrownBy(write::run).isInstanceOf(UnsupportedOperationException.class);
+    }
+    assertThatThrownBy(() -> state.put("k", 2))
+        .hasMessageContaining("session 's1'")
+        .hasMessageContaining("user 'alice'")
+        .hasMessageContaining("app '" + APP + "'")
+        .hasMessageContaining("stateDelta");
+    assertThat(state).isEqualTo(map("k", 1, "user:u", "x"));
+    assertThat(get("alice", "s1").state()).isEqualTo(map("k", 1, "user:u", "x"));
+
+    append(s, map("k", 2, "temp:t", true));
+    assertThat(state).as("the same view, after an append through this copy").containsEntry("k", 2);
+    assertThat(get("alice", "s1").state()).containsEntry("k", 2).doesNotContainKey("temp:t");
   }
 
   @Test
