@@ -32,6 +32,8 @@ assert jacksons.collect { it.split(':')[3] }.findAll { !it.startsWith('2.') }.is
 assert actual.any { it.startsWith('com.google.guava:guava:jar:') && it.endsWith('-jre') } : "no guava -jre: ${actual}"
 
 assert log.contains('consumer app: SQLite ok') && log.contains('consumer app: in-memory ok') : 'the application did not run'
+assert log =~ /Tests run: 1, Failures: 0, Errors: 0, Skipped: 0.*WeatherAgentTest/ : "the README's offline test did not run and pass"
+
 assert new File(basedir, 'target/sessions.db').isFile()
 println "consumer classpath: ${actual.size()} artifacts, the same as adk4j's build"
 return true
