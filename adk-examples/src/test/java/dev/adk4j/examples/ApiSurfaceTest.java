@@ -49,7 +49,7 @@ class ApiSurfaceTest {
 
   /** The published library modules; the examples, benchmarks and test-only code are not API. */
   private static final List<String> LIBRARY_MODULES =
-      List.of("adk-core", "adk-testing", "adk-sessions", "adk-agents", "adk-runner");
+      List.of("adk-core", "adk-testing", "adk-sessions", "adk-agents", "adk-runner", "adk-server");
 
   private static final String INTERNAL = "dev.adk4j.internal";
 

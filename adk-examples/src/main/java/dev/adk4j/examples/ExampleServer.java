@@ -1,0 +1,125 @@
+package dev.adk4j.examples;
+
+import dev.adk4j.agents.LlmAgent;
+import dev.adk4j.agents.ParallelAgent;
+import dev.adk4j.agents.SequentialAgent;
+import dev.adk4j.server.AdkServer;
+import dev.adk4j.tools.FunctionTool;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * The examples' agents in the ADK web dev UI: starts {@link AdkServer} with them, on a SQLite file
+ * ({@code <adk4j.data>/server.db}, {@code data/} by default), and the offline demo model unless a
+ * Gemini API key is set.
+ *
+ * <pre>
+ * ./mvnw -q -B -Pserver -DskipTests package                                   # then open /dev-ui/
+ * ./mvnw -q -B -Pserver -DskipTests package -Dserver.args="--port 8080 --debug"
+ * </pre>
+ *
+ * Arguments: {@link AdkServer.Builder#options}'s ({@code --port}, {@code --host}, {@code --store},
+ * {@code --cors}, {@code --token}, ...).
+ */
+public final class ExampleServer {
+  private ExampleServer() {}
+
+  /** The apps: one per example agent. */
+  static AdkServer.Builder withExampleApps(AdkServer.Builder b) {
+    return b.app(
+            "greeting",
+            LlmAgent.builder()
+                .name("Greeter")
+                .description("Greets; its answer is stored in state['last_greeting'] (outputKey).")
+                .model(ExampleModels.model(r -> "Hello there! How can I help you today?"))
+                .instruction("Generate a short, friendly greeting.")
+                .outputKey("last_greeting")
+                .build())
+        .app(
+            "tool_state",
+            LlmAgent.builder()
+                .name("ToolAgent")
+                .description("A tool that counts the user's actions in state, through ToolContext.")
+                .model(ExampleModels.model(r -> "I can count your actions."))
+                .instruction("Use the update_action_count tool.")
+                .tools(FunctionTool.create(ToolStateExample.class, "updateActionCount"))
+                .build())
+        .app(
+            "callback_state",
+            LlmAgent.builder()
+                .name("Helper")
+                .description("An after-agent callback counts answers in user scope.")
+                .model(ExampleModels.model(r -> "Happy to help."))
+                .instruction("Answer briefly.")
+                .afterAgentCallback(CallbackStateExample::onAfterAgent)
+                .build())
+        .app("pipeline", pipeline());
+  }
+
+  private static SequentialAgent pipeline() {
+    LlmAgent writer =
+        LlmAgent.builder()
+            .name("writer")
+            .model(ExampleModels.model(r -> "Cats are curious, independent and playful."))
+            .instruction("Write a one-sentence draft about cats.")
+            .outputKey("temp:draft")
+            .build();
+    LlmAgent reviewer =
+        LlmAgent.builder()
+            .name("reviewer")
+            .model(ExampleModels.model(r -> "A clear draft; it could use an example."))
+            .instruction("Review this draft in one sentence: {temp:draft}")
+            .outputKey("review")
+            .build();
+    LlmAgent english =
+        LlmAgent.builder()
+            .name("english")
+            .model(ExampleModels.model(r -> "Cats: curious and playful."))
+            .instruction("Summarize the review in English: {review}")
+            .outputKey("summary_en")
+            .build();
+    LlmAgent french =
+        LlmAgent.builder()
+            .name("french")
+            .model(ExampleModels.model(r -> "Les chats : curieux et joueurs."))
+            .instruction("Summarize the review in French: {review}")
+            .outputKey("summary_fr")
+            .build();
+    return SequentialAgent.builder()
+        .name("pipeline")
+        .description("writer, reviewer, then English and French summaries in parallel.")
+        .subAgents(
+            writer,
+            reviewer,
+            ParallelAgent.builder().name("summaries").subAgents(english, french).build())
+        .build();
+  }
+
+  /**
+   * Starts the server with the example apps on {@code <adk4j.data>/server.db} (unless {@code
+   * --store} says otherwise) and the given options; the caller closes it.
+   */
+  public static AdkServer start(String... args) throws java.io.IOException {
+    Path data = Path.of(System.getProperty("adk4j.data", "data"));
+    Files.createDirectories(data);
+    AdkServer.Builder b =
+        AdkServer.builder().store("jdbc:sqlite:" + data.resolve("server.db")).options(args);
+    return withExampleApps(b).start();
+  }
+
+  public static void main(String[] args) throws Exception {
+    AdkServer server;
+    try {
+      server = start(args);
+    } catch (IllegalArgumentException e) {
+      System.err.println("adk4j server: " + e.getMessage());
+      System.exit(2);
+      return;
+    }
+    Runtime.getRuntime().addShutdownHook(new Thread(server::close, "adk-server-stop"));
+    System.out.println("adk4j server: apps " + server.appNames());
+    System.out.println(ExampleModels.describe());
+    System.out.println("Dev UI: " + server.url().resolve("/dev-ui/") + "   (Ctrl-C stops)");
+    server.awaitStop();
+  }
+}

@@ -1,0 +1,488 @@
+package dev.adk4j.server;
+
+import com.sun.net.httpserver.HttpServer;
+import dev.adk4j.agents.BaseAgent;
+import dev.adk4j.artifacts.BaseArtifactService;
+import dev.adk4j.artifacts.InMemoryArtifactService;
+import dev.adk4j.runner.Runner;
+import dev.adk4j.sessions.BaseSessionService;
+import dev.adk4j.sessions.DatabaseSessionService;
+import dev.adk4j.sessions.InMemorySessionService;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.UnknownHostException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The ADK REST API over adk4j agents, the one ADK's web dev UI talks to, with the dev UI itself at
+ * {@code /dev-ui/}. See {@code docs/server.md} for the endpoints, options and security.
+ *
+ * <pre>{@code
+ * try (AdkServer server =
+ *     AdkServer.builder()
+ *         .app("weather", weatherAgent)
+ *         .store("jdbc:sqlite:data/server.db")
+ *         .port(8000)
+ *         .start()) {
+ *   server.awaitStop();
+ * }
+ * }</pre>
+ *
+ * <p>Every app shares the server's session and artifact services; each app gets its own {@link
+ * Runner}. The server binds to {@code 127.0.0.1} unless told otherwise; on a loopback address it
+ * refuses requests whose {@code Host} is not a loopback name (DNS rebinding). It serves no CORS
+ * headers unless {@link Builder#corsOrigins allowed origins} are configured, and refuses
+ * cross-origin requests from other origins. Thread-safe; {@link #close()} stops it.
+ */
+public final class AdkServer implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(AdkServer.class);
+
+  /** The default port, ADK's. */
+  public static final int DEFAULT_PORT = 8000;
+
+  /** The default bind address: loopback only. */
+  public static final String DEFAULT_HOST = "127.0.0.1";
+
+  /** The default limit of a request body: 4 MiB. */
+  public static final int DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
+
+  private final HttpServer http;
+  private final ExecutorService executor;
+  private final Routes routes;
+  private final @Nullable AutoCloseable ownedStore;
+  private final Object stopLock = new Object();
+  private boolean stopped;
+
+  private AdkServer(Builder b) throws IOException {
+    BaseSessionService sessions;
+    AutoCloseable owned = null;
+    if (b.sessionService != null) {
+      sessions = b.sessionService;
+    } else if (b.store != null) {
+      DatabaseSessionService db = new DatabaseSessionService(b.store);
+      sessions = db;
+      owned = db;
+    } else {
+      sessions = new InMemorySessionService();
+    }
+    BaseArtifactService artifacts =
+        b.artifactService != null ? b.artifactService : new InMemoryArtifactService();
+    Map<String, Runner> runners = new LinkedHashMap<>();
+    for (Map.Entry<String, BaseAgent> app : b.apps.entrySet()) {
+      runners.put(app.getKey(), new Runner(app.getValue(), app.getKey(), artifacts, sessions));
+    }
+    InetAddress address = InetAddress.getByName(b.host);
+    ServerConfig config =
+        new ServerConfig(
+            b.maxBodyBytes,
+            address.isLoopbackAddress() && !b.allowAnyHost,
+            List.copyOf(b.allowedHosts),
+            List.copyOf(b.corsOrigins),
+            b.authenticator,
+            b.bearerToken,
+            b.debug,
+            b.heartbeat);
+    this.routes = new Routes(Collections.unmodifiableMap(runners), sessions, artifacts, config);
+    this.executor = Executors.newCachedThreadPool(daemonThreads());
+    try {
+      this.http = HttpServer.create(new InetSocketAddress(address, b.port), 64);
+    } catch (IOException e) {
+      closeQuietly(owned);
+      throw new IOException("cannot listen on " + b.host + ":" + b.port + ": " + e.getMessage(), e);
+    }
+    this.ownedStore = owned;
+    http.createContext("/", routes);
+    http.setExecutor(executor);
+    http.start();
+    log.info("ADK server listening on {} with apps {}", url(), runners.keySet());
+  }
+
+  /** A builder; {@link Builder#start()} starts the server. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** The port the server listens on (the chosen one when built with port 0). */
+  public int port() {
+    return http.getAddress().getPort();
+  }
+
+  /** The server's base URL, such as {@code http://127.0.0.1:8000}. */
+  public URI url() {
+    InetSocketAddress a = http.getAddress();
+    String host = a.getAddress().getHostAddress();
+    if (host.contains(":")) {
+      host = "[" + host + "]";
+    }
+    return URI.create("http://" + host + ":" + a.getPort());
+  }
+
+  /** The names of the apps the server serves, in registration order. */
+  public List<String> appNames() {
+    return List.copyOf(routes.appNames());
+  }
+
+  /** Blocks until {@link #close()} is called (from another thread or a shutdown hook). */
+  public void awaitStop() throws InterruptedException {
+    synchronized (stopLock) {
+      while (!stopped) {
+        stopLock.wait();
+      }
+    }
+  }
+
+  /**
+   * Stops the server: cancels the runs in progress, closes the connections and, if the server
+   * opened the store itself ({@link Builder#store}), closes it. Idempotent.
+   */
+  @Override
+  public void close() {
+    synchronized (stopLock) {
+      if (stopped) {
+        return;
+      }
+      stopped = true;
+      stopLock.notifyAll();
+    }
+    routes.cancelRuns();
+    http.stop(0);
+    executor.shutdownNow();
+    try {
+      executor.awaitTermination(5, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    closeQuietly(ownedStore);
+  }
+
+  private static void closeQuietly(@Nullable AutoCloseable c) {
+    if (c == null) {
+      return;
+    }
+    try {
+      c.close();
+    } catch (Exception e) {
+      log.warn("closing the session store failed", e);
+    }
+  }
+
+  private static ThreadFactory daemonThreads() {
+    AtomicInteger n = new AtomicInteger();
+    return r -> {
+      Thread t = new Thread(r, "adk-server-" + n.incrementAndGet());
+      t.setDaemon(true);
+      return t;
+    };
+  }
+
+  /**
+   * Decides whether a request may use the API. The dev UI's static files, {@code /health} and CORS
+   * preflight requests are always served; every other request is refused with 401 unless this
+   * returns true.
+   */
+  @FunctionalInterface
+  public interface Authenticator {
+    /**
+     * @param method the HTTP method, upper case
+     * @param path the request path, without the query
+     * @param headers the request headers, names in lower case
+     */
+    boolean permits(String method, String path, Map<String, List<String>> headers);
+  }
+
+  /** Options of an {@link AdkServer}; {@link #start()} starts one. Not thread-safe. */
+  public static final class Builder {
+    private final Map<String, BaseAgent> apps = new LinkedHashMap<>();
+    private @Nullable BaseSessionService sessionService;
+    private @Nullable String store;
+    private @Nullable BaseArtifactService artifactService;
+    private String host = DEFAULT_HOST;
+    private int port = DEFAULT_PORT;
+    private int maxBodyBytes = DEFAULT_MAX_BODY_BYTES;
+    private final List<String> corsOrigins = new ArrayList<>();
+    private final List<String> allowedHosts = new ArrayList<>();
+    private boolean allowAnyHost;
+    private @Nullable Authenticator authenticator;
+    private @Nullable String bearerToken;
+    private boolean debug;
+    private Duration heartbeat = Duration.ofSeconds(1);
+
+    private Builder() {}
+
+    /**
+     * Serves {@code agent} as the app {@code name} (the name the UI lists and the sessions are
+     * stored under).
+     *
+     * @throws IllegalArgumentException if the name is blank, has a {@code /}, or is taken
+     */
+    public Builder app(String name, BaseAgent agent) {
+      Objects.requireNonNull(name, "name");
+      Objects.requireNonNull(agent, "agent");
+      if (name.isBlank() || name.contains("/")) {
+        throw new IllegalArgumentException(
+            "app name must be non-blank without '/', got '" + name + "'");
+      }
+      if (apps.putIfAbsent(name, agent) != null) {
+        throw new IllegalArgumentException("app '" + name + "' is registered twice");
+      }
+      return this;
+    }
+
+    /** The session service; default: {@link #store} if set, else an in-memory one. */
+    public Builder sessionService(BaseSessionService sessionService) {
+      this.sessionService = Objects.requireNonNull(sessionService, "sessionService");
+      return this;
+    }
+
+    /**
+     * Keeps sessions in the database at this JDBC URL (such as {@code jdbc:sqlite:data/server.db}),
+     * through a {@link DatabaseSessionService} the server opens and closes.
+     */
+    public Builder store(String jdbcUrl) {
+      this.store = Objects.requireNonNull(jdbcUrl, "jdbcUrl");
+      return this;
+    }
+
+    /** The artifact service; default: an in-memory one. */
+    public Builder artifactService(BaseArtifactService artifactService) {
+      this.artifactService = Objects.requireNonNull(artifactService, "artifactService");
+      return this;
+    }
+
+    /** The address to bind, {@value #DEFAULT_HOST} by default ({@code 0.0.0.0}: every one). */
+    public Builder host(String host) {
+      this.host = Objects.requireNonNull(host, "host");
+      return this;
+    }
+
+    /** The port, {@value #DEFAULT_PORT} by default; 0 picks a free one ({@link #port()}). */
+    public Builder port(int port) {
+      if (port < 0 || port > 65535) {
+        throw new IllegalArgumentException("port must be 0..65535, got " + port);
+      }
+      this.port = port;
+      return this;
+    }
+
+    /** The largest request body accepted (413 beyond), {@value #DEFAULT_MAX_BODY_BYTES} bytes. */
+    public Builder maxBodyBytes(int maxBodyBytes) {
+      if (maxBodyBytes < 1) {
+        throw new IllegalArgumentException("maxBodyBytes must be positive, got " + maxBodyBytes);
+      }
+      this.maxBodyBytes = maxBodyBytes;
+      return this;
+    }
+
+    /**
+     * Origins allowed to call the API from a browser page of another origin (such as {@code
+     * http://localhost:4200}), or {@code *} for any. None by default: no CORS headers, and
+     * cross-origin requests are refused.
+     */
+    public Builder corsOrigins(List<String> origins) {
+      for (String o : origins) {
+        corsOrigins.add(stripTrailingSlash(Objects.requireNonNull(o, "origin")));
+      }
+      return this;
+    }
+
+    /**
+     * Host names accepted in the {@code Host} header on a loopback bind, beside {@code localhost},
+     * {@code 127.0.0.1} and {@code [::1]} (a name in your hosts file, for instance).
+     */
+    public Builder allowedHosts(List<String> hosts) {
+      for (String h : hosts) {
+        allowedHosts.add(Objects.requireNonNull(h, "host").toLowerCase(Locale.ROOT));
+      }
+      return this;
+    }
+
+    /** Switches the {@code Host} check of a loopback bind off (behind a proxy that rewrites it). */
+    public Builder allowAnyHost(boolean allowAnyHost) {
+      this.allowAnyHost = allowAnyHost;
+      return this;
+    }
+
+    /** The authentication hook; none by default. See {@link #bearerToken}. */
+    public Builder authenticator(Authenticator authenticator) {
+      this.authenticator = Objects.requireNonNull(authenticator, "authenticator");
+      return this;
+    }
+
+    /**
+     * Requires {@code Authorization: Bearer <token>} on every API request (or the cookie the dev UI
+     * gets by opening {@code /dev-ui/?token=<token>} once); compared in constant time.
+     */
+    public Builder bearerToken(String token) {
+      Objects.requireNonNull(token, "token");
+      if (token.isBlank()) {
+        throw new IllegalArgumentException("the bearer token must not be blank");
+      }
+      this.bearerToken = token;
+      return this;
+    }
+
+    /**
+     * Debug mode: error responses and SSE error frames carry the exception's stack trace. Off by
+     * default: clients get the message only.
+     */
+    public Builder debug(boolean debug) {
+      this.debug = debug;
+      return this;
+    }
+
+    /**
+     * How often an SSE stream with nothing to send writes a comment line, which is how the server
+     * notices a client that went away (and cancels its run); 1 s by default.
+     */
+    public Builder sseHeartbeat(Duration interval) {
+      if (interval.isNegative() || interval.isZero()) {
+        throw new IllegalArgumentException("the heartbeat must be positive, got " + interval);
+      }
+      this.heartbeat = interval;
+      return this;
+    }
+
+    /**
+     * Applies command-line options: {@code --port N}, {@code --host ADDR}, {@code --store
+     * JDBC_URL}, {@code --cors ORIGIN[,ORIGIN]}, {@code --allowed-hosts NAME[,NAME]}, {@code
+     * --allow-any-host}, {@code --token TOKEN}, {@code --max-body-bytes N}, {@code --debug} (also
+     * in the {@code --name=value} form). The environment variable {@code ADK4J_SERVER_TOKEN} sets
+     * the bearer token too, which keeps it out of the process list.
+     *
+     * @throws IllegalArgumentException naming an unknown option or a bad value
+     */
+    public Builder options(String... args) {
+      String envToken = System.getenv("ADK4J_SERVER_TOKEN");
+      if (envToken != null && !envToken.isBlank()) {
+        bearerToken(envToken);
+      }
+      for (int i = 0; i < args.length; i++) {
+        String arg = args[i];
+        if (arg.isBlank()) {
+          continue;
+        }
+        String name = arg;
+        String value = null;
+        int eq = arg.indexOf('=');
+        if (arg.startsWith("--") && eq > 0) {
+          name = arg.substring(0, eq);
+          value = arg.substring(eq + 1);
+        }
+        switch (name) {
+          case "--debug" -> debug(true);
+          case "--allow-any-host" -> allowAnyHost(true);
+          case "--port",
+              "--host",
+              "--store",
+              "--cors",
+              "--allowed-hosts",
+              "--token",
+              "--max-body-bytes" -> {
+            if (value == null) {
+              if (i + 1 >= args.length) {
+                throw new IllegalArgumentException("option " + name + " needs a value");
+              }
+              value = args[++i];
+            }
+            apply(name, value);
+          }
+          default ->
+              throw new IllegalArgumentException(
+                  "unknown option '"
+                      + arg
+                      + "'; options: --port, --host, --store, --cors, --allowed-hosts,"
+                      + " --allow-any-host, --token, --max-body-bytes, --debug");
+        }
+      }
+      return this;
+    }
+
+    private void apply(String name, String value) {
+      switch (name) {
+        case "--port" -> port(parseInt(name, value));
+        case "--host" -> host(value);
+        case "--store" -> store(value);
+        case "--cors" -> corsOrigins(splitList(value));
+        case "--allowed-hosts" -> allowedHosts(splitList(value));
+        case "--token" -> bearerToken(value);
+        case "--max-body-bytes" -> maxBodyBytes(parseInt(name, value));
+        default -> throw new IllegalStateException(name);
+      }
+    }
+
+    private static int parseInt(String name, String value) {
+      try {
+        return Integer.parseInt(value.trim());
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException(name + " needs a number, got '" + value + "'", e);
+      }
+    }
+
+    private static List<String> splitList(String value) {
+      List<String> out = new ArrayList<>();
+      for (String s : value.split(",")) {
+        if (!s.isBlank()) {
+          out.add(s.trim());
+        }
+      }
+      return out;
+    }
+
+    /** The host this builder binds to (after {@link #options}). */
+    public String host() {
+      return host;
+    }
+
+    /**
+     * Starts the server.
+     *
+     * @throws UncheckedIOException if it cannot listen (the port is taken, the host unknown)
+     * @throws IllegalStateException if no app is registered
+     */
+    public AdkServer start() {
+      if (apps.isEmpty()) {
+        throw new IllegalStateException("no app registered: call app(name, agent) first");
+      }
+      try {
+        return new AdkServer(this);
+      } catch (UnknownHostException e) {
+        throw new UncheckedIOException("unknown host '" + host + "'", e);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e.getMessage(), e);
+      }
+    }
+  }
+
+  private static String stripTrailingSlash(String origin) {
+    return origin.endsWith("/") ? origin.substring(0, origin.length() - 1) : origin;
+  }
+
+  /** Constant-time comparison of two tokens. */
+  static boolean sameToken(@Nullable String a, String b) {
+    if (a == null) {
+      return false;
+    }
+    return MessageDigest.isEqual(
+        a.getBytes(StandardCharsets.UTF_8), b.getBytes(StandardCharsets.UTF_8));
+  }
+}

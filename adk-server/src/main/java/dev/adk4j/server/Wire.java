@@ -1,0 +1,180 @@
+package dev.adk4j.server;
+
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.adk4j.events.Event;
+import dev.adk4j.internal.Json;
+import dev.adk4j.sessions.Session;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The JSON the ADK web UI reads: adk4j's Jackson settings (camelCase, absent values omitted), with
+ * times in epoch seconds (events' {@code timestamp}, sessions' {@code lastUpdateTime}).
+ */
+final class Wire {
+  private Wire() {}
+
+  static final ObjectMapper MAPPER = Json.newMapper();
+
+  static ObjectNode event(Event event) {
+    ObjectNode node = MAPPER.valueToTree(event);
+    node.put("timestamp", event.timestamp() / 1000.0);
+    return node;
+  }
+
+  /**
+   * The frames of one event on an SSE stream: one, or two when it has both content and an artifact
+   * delta (the UI renders the artifacts from a frame of their own), as ADK's servers do.
+   */
+  static List<ObjectNode> sseFrames(Event event) {
+    ObjectNode node = event(event);
+    JsonNode actions = node.get("actions");
+    JsonNode artifacts = actions == null ? null : actions.get("artifactDelta");
+    boolean hasContent = event.content().isPresent();
+    if (!hasContent || artifacts == null || artifacts.isEmpty()) {
+      return List.of(node);
+    }
+    ObjectNode content = node.deepCopy();
+    ((ObjectNode) content.get("actions")).remove("artifactDelta");
+    ObjectNode artifactOnly = node.deepCopy();
+    artifactOnly.remove("content");
+    return List.of(content, artifactOnly);
+  }
+
+  static ObjectNode session(Session session, boolean withEvents) {
+    ObjectNode node = MAPPER.createObjectNode();
+    node.put("id", session.id());
+    node.put("appName", session.appName());
+    node.put("userId", session.userId());
+    node.set("state", MAPPER.valueToTree(session.state()));
+    if (withEvents) {
+      ArrayNode events = node.putArray("events");
+      for (Event e : session.events()) {
+        events.add(event(e));
+      }
+    }
+    node.put(
+        "lastUpdateTime",
+        session.lastUpdateTime().getEpochSecond() + session.lastUpdateTime().getNano() / 1e9);
+    return node;
+  }
+
+  static ObjectNode error(String message, @Nullable Throwable cause, boolean debug) {
+    ObjectNode node = MAPPER.createObjectNode();
+    node.put("error", message);
+    if (debug && cause != null) {
+      StringWriter trace = new StringWriter();
+      cause.printStackTrace(new PrintWriter(trace));
+      node.put("stackTrace", trace.toString());
+    }
+    return node;
+  }
+
+  static byte[] bytes(JsonNode node) {
+    try {
+      return MAPPER.writeValueAsBytes(node);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("cannot write JSON", e);
+    }
+  }
+
+  /** One line: Jackson writes no line breaks without its pretty printer. */
+  static String line(JsonNode node) {
+    return new String(bytes(node), StandardCharsets.UTF_8);
+  }
+
+  /**
+   * Parses a request body; an empty body or {@code null} is {@code null}.
+   *
+   * @throws HttpError 400 naming the problem and where it is
+   */
+  static @Nullable JsonNode parse(byte[] body) {
+    if (body.length == 0) {
+      return null;
+    }
+    try {
+      JsonNode node = MAPPER.readTree(body);
+      return node == null || node.isNull() || node.isMissingNode() ? null : node;
+    } catch (JsonProcessingException e) {
+      JsonLocation at = e.getLocation();
+      String where =
+          at == null ? "" : " at line " + at.getLineNr() + ", column " + at.getColumnNr();
+      throw HttpError.badRequest("malformed JSON" + where + ": " + e.getOriginalMessage());
+    } catch (java.io.IOException e) {
+      throw HttpError.badRequest("unreadable JSON: " + e.getMessage());
+    }
+  }
+
+  static @Nullable ObjectNode object(@Nullable JsonNode node, String what) {
+    if (node == null || node.isNull()) {
+      return null;
+    }
+    if (!node.isObject()) {
+      throw HttpError.badRequest(
+          what + " must be a JSON object, got " + node.getNodeType().toString().toLowerCase());
+    }
+    return (ObjectNode) node;
+  }
+
+  /** The field under any of its names (camelCase first, ADK's snake_case accepted too). */
+  static @Nullable JsonNode field(@Nullable ObjectNode body, String... names) {
+    if (body == null) {
+      return null;
+    }
+    for (String n : names) {
+      JsonNode v = body.get(n);
+      if (v != null && !v.isNull()) {
+        return v;
+      }
+    }
+    return null;
+  }
+
+  static String requiredText(@Nullable ObjectNode body, String name, String snake) {
+    JsonNode v = field(body, name, snake);
+    if (v == null) {
+      throw HttpError.badRequest("'" + name + "' is required");
+    }
+    if (!v.isTextual() || v.asText().isBlank()) {
+      throw HttpError.badRequest("'" + name + "' must be a non-blank string, got " + v);
+    }
+    return v.asText();
+  }
+
+  @SuppressWarnings("unchecked")
+  static @Nullable Map<String, Object> map(@Nullable JsonNode node, String name) {
+    if (node == null || node.isNull()) {
+      return null;
+    }
+    if (!node.isObject()) {
+      throw HttpError.badRequest("'" + name + "' must be a JSON object, got " + node);
+    }
+    return MAPPER.convertValue(node, Map.class);
+  }
+
+  static ArrayNode array(List<?> values) {
+    ArrayNode a = MAPPER.createArrayNode();
+    for (Object v : values) {
+      a.add(MAPPER.<JsonNode>valueToTree(v));
+    }
+    return a;
+  }
+
+  static ArrayNode strings(Iterable<String> values) {
+    ArrayNode a = MAPPER.createArrayNode();
+    List<String> copy = new ArrayList<>();
+    values.forEach(copy::add);
+    copy.forEach(a::add);
+    return a;
+  }
+}

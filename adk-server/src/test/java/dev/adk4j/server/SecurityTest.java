@@ -1,0 +1,172 @@
+package dev.adk4j.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.adk4j.agents.LlmAgent;
+import dev.adk4j.testing.ScriptedLlm;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** Host and Origin checks, CORS, the auth hook, and the options. */
+class SecurityTest {
+  private AdkServer server;
+
+  @AfterEach
+  void stop() {
+    if (server != null) {
+      server.close();
+    }
+  }
+
+  private static LlmAgent agent() {
+    return LlmAgent.builder()
+        .name("bot")
+        .model(ScriptedLlm.answering(r -> ScriptedLlm.textResponse("ok")))
+        .build();
+  }
+
+  private ServerClient start(AdkServer.Builder b) {
+    server = b.app("app", agent()).port(0).start();
+    return new ServerClient(server);
+  }
+
+  /** A raw request, for the headers java.net.http will not let a caller set (Host). */
+  private String raw(String request) throws Exception {
+    try (Socket s = new Socket(server.url().getHost(), server.port())) {
+      OutputStream out = s.getOutputStream();
+      out.write(request.getBytes(StandardCharsets.US_ASCII));
+      out.flush();
+      InputStream in = s.getInputStream();
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    }
+  }
+
+  @Test
+  void aLoopbackBindRefusesForeignHostNames() throws Exception {
+    start(AdkServer.builder());
+    String refused =
+        raw("GET /list-apps HTTP/1.1\r\nHost: evil.example:8000\r\nConnection: close\r\n\r\n");
+    assertThat(refused)
+        .startsWith("HTTP/1.1 403")
+        .contains("evil.example")
+        .contains("DNS rebinding");
+
+    String ok =
+        raw(
+            "GET /list-apps HTTP/1.1\r\nHost: localhost:"
+                + server.port()
+                + "\r\nConnection: close\r\n\r\n");
+    assertThat(ok).startsWith("HTTP/1.1 200").contains("[\"app\"]");
+  }
+
+  @Test
+  void extraHostNamesCanBeAllowed() throws Exception {
+    start(AdkServer.builder().allowedHosts(List.of("mybox.local")));
+    String ok = raw("GET /health HTTP/1.1\r\nHost: mybox.local\r\nConnection: close\r\n\r\n");
+    assertThat(ok).startsWith("HTTP/1.1 200");
+  }
+
+  @Test
+  void crossOriginRequestsAreRefusedUnlessCorsAllowsThem() {
+    ServerClient client = start(AdkServer.builder());
+    HttpResponse<String> cross = client.get("/list-apps", "Origin", "http://evil.example");
+    assertThat(cross.statusCode()).isEqualTo(403);
+    assertThat(ServerClient.json(cross).get("error").asText()).contains("http://evil.example");
+    assertThat(cross.headers().firstValue("Access-Control-Allow-Origin")).isEmpty();
+
+    String self = "http://127.0.0.1:" + server.port();
+    assertThat(client.get("/list-apps", "Origin", self).statusCode()).isEqualTo(200);
+  }
+
+  @Test
+  void corsAnswersConfiguredOrigins() {
+    ServerClient client = start(AdkServer.builder().corsOrigins(List.of("http://localhost:4200")));
+    HttpResponse<String> preflight =
+        client.call(
+            "OPTIONS",
+            "/run_sse",
+            null,
+            "Origin",
+            "http://localhost:4200",
+            "Access-Control-Request-Method",
+            "POST");
+    assertThat(preflight.statusCode()).isEqualTo(204);
+    assertThat(preflight.headers().firstValue("Access-Control-Allow-Origin"))
+        .hasValue("http://localhost:4200");
+    assertThat(preflight.headers().firstValue("Access-Control-Allow-Methods").orElse(""))
+        .contains("PATCH");
+
+    HttpResponse<String> get = client.get("/list-apps", "Origin", "http://localhost:4200");
+    assertThat(get.statusCode()).isEqualTo(200);
+    assertThat(get.headers().firstValue("Access-Control-Allow-Origin"))
+        .hasValue("http://localhost:4200");
+    assertThat(client.get("/list-apps", "Origin", "http://other:1").statusCode()).isEqualTo(403);
+  }
+
+  @Test
+  void aBearerTokenGuardsTheApiButNotTheUiOrHealth() {
+    ServerClient client = start(AdkServer.builder().bearerToken("s3cret"));
+    HttpResponse<String> none = client.get("/list-apps");
+    assertThat(none.statusCode()).isEqualTo(401);
+    assertThat(ServerClient.json(none).get("error").asText()).contains("Bearer");
+    assertThat(client.get("/list-apps", "Authorization", "Bearer wrong").statusCode())
+        .isEqualTo(401);
+    assertThat(client.get("/list-apps", "Authorization", "Bearer s3cret").statusCode())
+        .isEqualTo(200);
+    assertThat(client.get("/health").statusCode()).isEqualTo(200);
+    assertThat(client.get("/dev-ui/").statusCode()).isEqualTo(200);
+
+    // the dev UI cannot send the header: it gets a cookie once
+    assertThat(client.get("/dev-ui/?token=wrong").statusCode()).isEqualTo(401);
+    HttpResponse<String> handoff = client.get("/dev-ui/?token=s3cret");
+    assertThat(handoff.statusCode()).isEqualTo(302);
+    String cookie = handoff.headers().firstValue("Set-Cookie").orElseThrow();
+    assertThat(cookie).contains("HttpOnly").contains("SameSite=Strict");
+    String pair = cookie.substring(0, cookie.indexOf(';'));
+    assertThat(client.get("/list-apps", "Cookie", pair).statusCode()).isEqualTo(200);
+  }
+
+  @Test
+  void aCustomAuthenticatorSeesTheRequest() {
+    ServerClient client =
+        start(
+            AdkServer.builder()
+                .authenticator(
+                    (method, path, headers) ->
+                        headers.getOrDefault("x-team", List.of()).contains("blue")
+                            && !path.startsWith("/run")));
+    assertThat(client.get("/list-apps").statusCode()).isEqualTo(401);
+    assertThat(client.get("/list-apps", "X-Team", "blue").statusCode()).isEqualTo(200);
+    assertThat(client.post("/run", "{}", "X-Team", "blue").statusCode()).isEqualTo(401);
+  }
+
+  @Test
+  void optionsAreParsedAndBadOnesNamed() {
+    AdkServer.Builder b =
+        AdkServer.builder()
+            .options(
+                "--port", "0", "--host=localhost", "--cors", "http://a:1,http://b:2", "--debug");
+    assertThat(b.host()).isEqualTo("localhost");
+    server = b.app("app", agent()).start();
+    assertThat(server.port()).isPositive();
+    assertThat(server.appNames()).containsExactly("app");
+
+    assertThatThrownBy(() -> AdkServer.builder().options("--prot", "1"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("--prot");
+    assertThatThrownBy(() -> AdkServer.builder().options("--port", "x"))
+        .hasMessageContaining("--port needs a number");
+    assertThatThrownBy(() -> AdkServer.builder().options("--store"))
+        .hasMessageContaining("--store needs a value");
+    assertThatThrownBy(() -> AdkServer.builder().start()).hasMessageContaining("no app");
+    assertThatThrownBy(() -> AdkServer.builder().app("a", agent()).app("a", agent()))
+        .hasMessageContaining("twice");
+  }
+}
