@@ -133,7 +133,7 @@ final class Histories {
     return cur.equals(ev) || cur.startsWith(ev + ".");
   }
 
-  private static Content retell(String author, Content c) {
+  private static @Nullable Content retell(String author, Content c) {
     List<Part> parts = new ArrayList<>();
     parts.add(Part.fromText("For context:"));
     for (Part p : c.parts().orElse(List.of())) {

@@ -245,7 +245,7 @@ public final class LlmAgent extends BaseAgent {
    */
   void recordOutput(CallbackContext cc, Event event) {
     if (outputKey == null
-        || !event.author().equals(name())
+        || !name().equals(event.author())
         || !event.finalResponse()
         || event.errorCode().isPresent()) {
       return;

@@ -330,8 +330,17 @@ public final class FunctionTool extends BaseTool {
   private static final class InvalidArgumentException extends Exception {
     private static final long serialVersionUID = 1L;
 
+    private final String reason;
+
     InvalidArgumentException(String message) {
       super(message);
+      this.reason = message;
+    }
+
+    /** Never null: every one is thrown with a message. */
+    @Override
+    public String getMessage() {
+      return reason;
     }
   }
 
@@ -344,6 +353,8 @@ public final class FunctionTool extends BaseTool {
         values[i] = context;
         continue;
       }
+      JavaType type =
+          Objects.requireNonNull(p.javaType(), "every parameter but the ToolContext has a type");
       Object raw = args.get(p.name());
       if (raw == null) {
         if (!p.optional()) {
@@ -353,14 +364,14 @@ public final class FunctionTool extends BaseTool {
                   + "' was called without its required argument '"
                   + p.name()
                   + "' ("
-                  + describe(p.javaType())
+                  + describe(type)
                   + ")");
         }
-        values[i] = absent(p.javaType().getRawClass());
+        values[i] = absent(type.getRawClass());
         continue;
       }
       try {
-        values[i] = ARGUMENTS.convertValue(integral(raw), p.javaType());
+        values[i] = ARGUMENTS.convertValue(integral(raw), type);
       } catch (IllegalArgumentException e) {
         throw new InvalidArgumentException(
             "Tool '"
@@ -368,7 +379,7 @@ public final class FunctionTool extends BaseTool {
                 + "' got an invalid value for argument '"
                 + p.name()
                 + "': expected "
-                + describe(p.javaType())
+                + describe(type)
                 + ", got "
                 + abbreviate(Json.toJson(raw))
                 + " ("
@@ -476,7 +487,7 @@ public final class FunctionTool extends BaseTool {
     } catch (java.io.IOException e) {
       throw new IllegalArgumentException(
           "returned a "
-              + value.getClass().getName()
+              + (value == null ? "null" : value.getClass().getName())
               + " that cannot be converted to JSON ("
               + (e instanceof JsonProcessingException jpe ? jpe.getOriginalMessage() : e)
               + ")",

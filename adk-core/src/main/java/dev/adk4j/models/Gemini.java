@@ -274,11 +274,9 @@ public final class Gemini extends BaseLlm implements AutoCloseable {
       }
       return b.errorCode(UNKNOWN_ERROR).errorMessage("The model returned no candidate").build();
     }
-    boolean normalStop =
-        finishReason == null
-            || finishReason.knownEnum() == FinishReason.Known.STOP
-            || finishReason.knownEnum() == FinishReason.Known.FINISH_REASON_UNSPECIFIED;
-    if (normalStop) {
+    if (finishReason == null
+        || finishReason.knownEnum() == FinishReason.Known.STOP
+        || finishReason.knownEnum() == FinishReason.Known.FINISH_REASON_UNSPECIFIED) {
       return b.content(
               content != null ? content : Content.builder().role("model").parts(List.of()).build())
           .build();

@@ -193,7 +193,9 @@ public final class State implements ConcurrentMap<String, Object>, ReadonlyState
    */
   public static Object incremented(String key, @Nullable Object current, long amount) {
     try {
-      return Json.normalize(key, Math.addExact(integerValue(key, current), amount));
+      return Objects.requireNonNull(
+          Json.normalize(key, Math.addExact(integerValue(key, current), amount)),
+          "a long normalizes to an Integer or a Long, never null");
     } catch (ArithmeticException e) {
       throw new IllegalArgumentException(
           "Cannot increment state key '" + key + "' by " + amount + ": the sum overflows a long",

@@ -10,6 +10,7 @@ import dev.adk4j.sessions.Session;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /** Small helpers the examples share. */
 final class ExampleSupport {
@@ -41,7 +42,7 @@ final class ExampleSupport {
       String app,
       String user,
       String id,
-      Map<String, Object> initialState) {
+      @Nullable Map<String, Object> initialState) {
     sessions.deleteSession(app, user, id).blockingAwait();
     return sessions.createSession(app, user, initialState, id).blockingGet();
   }

@@ -33,7 +33,7 @@ public final class PersistenceExample {
               .actions(EventActions.builder().incrementState("user:visits", 1).build())
               .build();
       sessions.appendEvent(session, visit).blockingGet();
-      int visits = ((Number) session.state().get("user:visits")).intValue();
+      int visits = session.state().get("user:visits") instanceof Number n ? n.intValue() : 0;
       // end::persistence[]
       t.say(
           "opened " + databaseFile + ", new session " + session.id() + ": user:visits = " + visits);

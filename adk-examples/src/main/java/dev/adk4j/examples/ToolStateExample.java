@@ -24,7 +24,7 @@ public final class ToolStateExample {
   /** Counts the user's actions; the ToolContext parameter is injected, not asked of the model. */
   @Schema(name = "update_action_count", description = "Updates the user action count in the state.")
   public static Map<String, Object> updateActionCount(ToolContext context) {
-    int count = ((Number) context.state().getOrDefault("user_action_count", 0)).intValue();
+    int count = context.state().get("user_action_count") instanceof Number n ? n.intValue() : 0;
     context.state().put("user_action_count", count + 1); // stored with the response event
     context.state().put("temp:last_operation_status", "success"); // this invocation only
     return Map.of("user_action_count", count + 1);

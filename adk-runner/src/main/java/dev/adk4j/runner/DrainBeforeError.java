@@ -6,8 +6,10 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadInfo;
 import java.lang.management.ThreadMXBean;
 import java.util.Iterator;
+import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Subscriber;
 import org.reactivestreams.Subscription;
 
@@ -42,7 +44,9 @@ final class DrainBeforeError<T> extends Flowable<T> {
   private static final class Draining<T> implements FlowableSubscriber<T>, Subscription {
     private final Subscriber<? super T> downstream;
     private final Thread consumer;
-    private Subscription upstream;
+
+    /** Set by {@link #onSubscribe}, which Reactive Streams calls before anything else. */
+    private @Nullable Subscription upstream;
 
     /** The consumer thread's waited count just before the last item was delivered. */
     private volatile long waitedBeforeLastItem = -1;
@@ -82,12 +86,17 @@ final class DrainBeforeError<T> extends Flowable<T> {
 
     @Override
     public void request(long n) {
-      upstream.request(n);
+      upstream().request(n);
     }
 
     @Override
     public void cancel() {
-      upstream.cancel();
+      upstream().cancel();
+    }
+
+    /** The subscription: the downstream requests and cancels only after it was given this one. */
+    private Subscription upstream() {
+      return Objects.requireNonNull(upstream, "request or cancel before onSubscribe");
     }
 
     /** Waits until the consumer thread parks on the iterator's empty queue (or gives up). */

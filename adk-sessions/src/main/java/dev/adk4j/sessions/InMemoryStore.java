@@ -11,6 +11,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableSet;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -104,7 +105,7 @@ final class InMemoryStore implements SessionStore {
       AppData app = apps.get(appName);
       UserData user = app == null ? null : app.users.get(userId);
       StoredSession stored = user == null ? null : user.sessions.get(sessionId);
-      if (stored == null) {
+      if (app == null || user == null || stored == null) {
         return null;
       }
       List<Event> events =
@@ -122,10 +123,10 @@ final class InMemoryStore implements SessionStore {
       AppData app = apps.get(appName);
       UserData user = app == null ? null : app.users.get(userId);
       List<Session> sessions = new ArrayList<>();
-      if (user != null) {
-        user.sessions.forEach(
-            (id, stored) ->
-                sessions.add(toSession(appName, userId, id, app, user, stored, List.of())));
+      if (app != null && user != null) {
+        for (Map.Entry<String, StoredSession> e : user.sessions.entrySet()) {
+          sessions.add(toSession(appName, userId, e.getKey(), app, user, e.getValue(), List.of()));
+        }
       }
       return sessions;
     } finally {
@@ -141,12 +142,14 @@ final class InMemoryStore implements SessionStore {
     try {
       AppData app = apps.get(appName);
       UserData user = app == null ? null : app.users.get(userId);
-      if (user == null) {
+      if (app == null || user == null) {
         return List.of();
       }
       List<Session> page = new ArrayList<>(limit);
       for (Position at : after == null ? user.byUpdate : user.byUpdate.tailSet(after, false)) {
-        StoredSession stored = user.sessions.get(at.sessionId());
+        StoredSession stored =
+            Objects.requireNonNull(
+                user.sessions.get(at.sessionId()), "byUpdate indexes exactly the stored sessions");
         page.add(toSession(appName, userId, at.sessionId(), app, user, stored, List.of()));
         if (page.size() >= limit) {
           break;
@@ -165,7 +168,7 @@ final class InMemoryStore implements SessionStore {
       AppData app = apps.get(appName);
       UserData user = app == null ? null : app.users.get(userId);
       StoredSession removed = user == null ? null : user.sessions.remove(sessionId);
-      if (removed != null) {
+      if (user != null && removed != null) {
         user.byUpdate.remove(new Position(removed.lastUpdateTime, sessionId));
       }
     } finally {
@@ -223,8 +226,9 @@ final class InMemoryStore implements SessionStore {
       if (stored.eventIds.contains(event.id())) {
         throw append.duplicateEvent();
       }
-      AppData app = apps.get(appName);
-      UserData user = app.users.get(userId);
+      // find() found the session, so its app and user records exist.
+      AppData app = Objects.requireNonNull(apps.get(appName), "the session's app");
+      UserData user = Objects.requireNonNull(app.users.get(userId), "the session's user");
       Map<String, Object> resolved = Map.of();
       if (append.isConditional()) {
         append

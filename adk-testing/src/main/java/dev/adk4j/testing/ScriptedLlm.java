@@ -537,7 +537,7 @@ public final class ScriptedLlm extends BaseLlm {
         case ANSWER:
           LlmResponse response =
               Objects.requireNonNull(
-                  answer.apply(request),
+                  Objects.requireNonNull(answer, "an ANSWER step has its function").apply(request),
                   () -> "ScriptedLlm '" + model.model() + "': " + description + " returned null");
           return Flowable.fromIterable(stream ? model.chunked(response) : List.of(response));
         case VERBATIM:
@@ -545,7 +545,7 @@ public final class ScriptedLlm extends BaseLlm {
           return error == null ? out : out.concatWith(Flowable.error(error));
         case FLOWABLE:
           return Objects.requireNonNull(
-              flowable.apply(request),
+              Objects.requireNonNull(flowable, "a FLOWABLE step has its function").apply(request),
               () -> "ScriptedLlm '" + model.model() + "': " + description + " returned null");
         default:
           return Flowable.never();

@@ -1,5 +1,6 @@
 package dev.adk4j.internal.artifacts;
 
+import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -42,7 +43,7 @@ public final class ArtifactNames {
               + ": "
               + problem);
     }
-    return name;
+    return Objects.requireNonNull(name, "problem() refuses null");
   }
 
   private static @Nullable String problem(@Nullable String name) {

@@ -167,7 +167,7 @@ final class LeaseRows {
 
   /** Releases a lease {@code owner} holds, and any claim it left on the next turn. */
   void releaseLease(long pk, String owner, String context) {
-    tx.run(
+    tx.runVoid(
         true,
         "release the lease of " + context,
         c -> {
@@ -178,13 +178,12 @@ final class LeaseRows {
               ps.executeUpdate();
             }
           }
-          return null;
         });
   }
 
   /** Drops a claim on the next turn that a waiter gave up. */
   void dropClaim(long pk, String owner, String context) {
-    tx.run(
+    tx.runVoid(
         true,
         "drop the lease claim on " + context,
         c -> {
@@ -193,7 +192,6 @@ final class LeaseRows {
             ps.setString(2, owner);
             ps.executeUpdate();
           }
-          return null;
         });
   }
 }

@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -43,17 +44,18 @@ final class SessionReads {
   @Nullable Session load(String app, String user, String id, @Nullable GetSessionConfig config) {
     String context = describe(app, user, id);
     return tx.run(
-        false,
-        "read " + context,
-        c -> {
-          SessionRow row = rows.findSession(c, app, user, id);
-          if (row == null) {
-            return null;
-          }
-          Map<String, Object> state = rows.readState(c, app, user, row.pk, context);
-          List<Event> events = rows.readEvents(c, row, config, context);
-          return row.toSession(app, user, state, events);
-        });
+            false,
+            "read " + context,
+            c -> {
+              SessionRow row = rows.findSession(c, app, user, id);
+              if (row == null) {
+                return Optional.<Session>empty();
+              }
+              Map<String, Object> state = rows.readState(c, app, user, row.pk, context);
+              List<Event> events = rows.readEvents(c, row, config, context);
+              return Optional.of(row.toSession(app, user, state, events));
+            })
+        .orElse(null);
   }
 
   /** The user's sessions in ascending order of id, with merged state and without events. */

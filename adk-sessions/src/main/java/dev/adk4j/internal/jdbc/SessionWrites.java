@@ -85,7 +85,7 @@ final class SessionWrites {
 
   /** Deletes a session, its state and its events, if it exists. App and user state stay. */
   void delete(String app, String user, String id) {
-    tx.run(
+    tx.runVoid(
         true,
         "delete " + describe(app, user, id),
         c -> {
@@ -112,7 +112,6 @@ final class SessionWrites {
               }
             }
           }
-          return null;
         });
   }
 

@@ -47,6 +47,12 @@ final class Transactions {
     T run(Connection c) throws SQLException;
   }
 
+  /** The work of one transaction that has no result. */
+  @FunctionalInterface
+  interface VoidWork {
+    void run(Connection c) throws SQLException;
+  }
+
   /** How far a transaction got, which decides whether a failure may be retried. */
   private enum Stage {
     /** Waiting for a connection: the pool has waited its connectionTimeout already. */
@@ -145,7 +151,7 @@ final class Transactions {
         prepare(c);
         String begin = write ? dialect.beginWrite() : dialect.beginRead();
         boolean driverManaged = begin == null;
-        if (driverManaged) {
+        if (begin == null) {
           c.setAutoCommit(false);
         } else {
           execute(c, begin);
@@ -270,6 +276,17 @@ final class Transactions {
     }
   }
 
+  /** {@link #run} for work that has no result. */
+  void runVoid(boolean write, String what, VoidWork work) {
+    run(
+        write,
+        what,
+        c -> {
+          work.run(c);
+          return Boolean.TRUE;
+        });
+  }
+
   /**
    * After a lost connection, closes the idle connections of the store's own pool (and those in use
    * when they come back): when one backend died, the others often did too (a server restart, a
@@ -325,7 +342,7 @@ final class Transactions {
           + e.getMessage()
           + ")";
     }
-    return e.getMessage();
+    return messageOf(e);
   }
 
   /** Whether the driver gave up waiting for the server's answer (the socket timeout ran out). */
@@ -340,7 +357,7 @@ final class Transactions {
 
   /** The message of the innermost cause of {@code e} that has one. */
   private static String rootMessage(Throwable e) {
-    String message = e.getMessage();
+    String message = messageOf(e);
     for (Throwable t = e.getCause(); t != null; t = t.getCause()) {
       if (t.getMessage() != null) {
         message = t.getMessage();
@@ -350,6 +367,12 @@ final class Transactions {
       }
     }
     return message;
+  }
+
+  /** The message of {@code e}, or its class name when it has none. */
+  private static String messageOf(Throwable e) {
+    String message = e.getMessage();
+    return message != null ? message : e.getClass().getName();
   }
 
   /** {@code d} as people write it: {@code 1 s}, {@code 500 ms}. */
