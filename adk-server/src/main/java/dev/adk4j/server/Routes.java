@@ -36,6 +36,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
@@ -106,7 +107,7 @@ final class Routes implements HttpHandler {
           discardBody(ex, 16L * config.maxBodyBytes());
           ex.getResponseHeaders().set("Connection", "close");
         }
-        sendJson(ex, e.status, Wire.error(e.getMessage(), null, false));
+        sendJson(ex, e.status, Wire.error(String.valueOf(e.getMessage()), null, false));
       } catch (RuntimeException e) {
         sendFailure(ex, e);
       }
@@ -249,7 +250,8 @@ final class Routes implements HttpHandler {
   private void authenticate(String method, String path, Headers in) {
     Map<String, List<String>> headers = new HashMap<>();
     in.forEach((k, v) -> headers.put(k.toLowerCase(Locale.ROOT), List.copyOf(v)));
-    if (config.bearerToken() != null && !bearerOk(in)) {
+    String expectedToken = config.bearerToken();
+    if (expectedToken != null && !bearerOk(in, expectedToken)) {
       throw new HttpError(
           401,
           "authentication required: send 'Authorization: Bearer <token>' (the dev UI: open"
@@ -261,8 +263,7 @@ final class Routes implements HttpHandler {
     }
   }
 
-  private boolean bearerOk(Headers in) {
-    String token = config.bearerToken();
+  private static boolean bearerOk(Headers in, String token) {
     String authz = in.getFirst("Authorization");
     if (authz != null && authz.regionMatches(true, 0, "Bearer ", 0, 7)) {
       return AdkServer.sameToken(authz.substring(7).trim(), token);
@@ -454,7 +455,7 @@ final class Routes implements HttpHandler {
       ObjectNode out = Wire.MAPPER.createObjectNode();
       ArrayNode apps = out.putArray("apps");
       for (String name : names) {
-        Runner r = runners.get(name);
+        Runner r = Objects.requireNonNull(runners.get(name), name);
         ObjectNode a = apps.addObject();
         a.put("name", name);
         a.put("rootAgentName", r.agent().name());
