@@ -304,7 +304,10 @@ final class Routes implements HttpHandler {
       ObjectNode v = Wire.MAPPER.createObjectNode();
       v.put("version", version);
       v.put("language", "java");
-      v.put("languageVersion", System.getProperty("java.version"));
+      String javaVersion = System.getProperty("java.version");
+      v.put("languageVersion", javaVersion);
+      // The dev UI's info box reads the snake_case name.
+      v.put("language_version", javaVersion);
       sendJson(ex, 200, v);
       return;
     }

@@ -85,6 +85,8 @@ class RestContractTest {
     assertThat(version.get("version").asText()).isNotBlank().doesNotContain("${");
     assertThat(version.get("languageVersion").asText())
         .isEqualTo(System.getProperty("java.version"));
+    assertThat(version.get("language_version").asText())
+        .isEqualTo(System.getProperty("java.version"));
 
     assertThat(json(client.get("/health")).get("status").asText()).isEqualTo("ok");
   }
