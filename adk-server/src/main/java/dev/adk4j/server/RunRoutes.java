@@ -1,0 +1,254 @@
+package dev.adk4j.server;
+
+import static dev.adk4j.server.Exchanges.readBody;
+import static dev.adk4j.server.Exchanges.sendJson;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.google.genai.types.Content;
+import com.sun.net.httpserver.Headers;
+import com.sun.net.httpserver.HttpExchange;
+import dev.adk4j.agents.RunConfig;
+import dev.adk4j.events.Event;
+import io.reactivex.rxjava3.core.Flowable;
+import io.reactivex.rxjava3.subscribers.ResourceSubscriber;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@code POST /run} (all events in one JSON array) and {@code POST /run_sse} (a Server-Sent Events
+ * stream with keep-alives, cancelled when the client goes away); tracks the runs in flight so that
+ * stopping the server can cancel them.
+ */
+final class RunRoutes {
+  private static final Logger log = LoggerFactory.getLogger(RunRoutes.class);
+
+  /** A run's request body. */
+  record RunRequest(
+      String appName,
+      String userId,
+      String sessionId,
+      Content newMessage,
+      boolean streaming,
+      @Nullable Map<String, Object> stateDelta) {}
+
+  private final Apps apps;
+  private final SessionRoutes sessions;
+  private final ServerConfig config;
+  private final Set<ResourceSubscriber<Event>> runs = ConcurrentHashMap.newKeySet();
+
+  RunRoutes(Apps apps, SessionRoutes sessions, ServerConfig config) {
+    this.apps = apps;
+    this.sessions = sessions;
+    this.config = config;
+  }
+
+  /** Answers a run: {@code /run_sse} with {@code sse}, else {@code /run}. */
+  void handle(HttpExchange ex, boolean sse) throws IOException {
+    RunRequest run = runRequest(readBody(ex, config.maxBodyBytes()));
+    if (sse) {
+      runSse(ex, run);
+    } else {
+      run(ex, run);
+    }
+  }
+
+  /** Cancels every run in flight. */
+  void cancelAll() {
+    for (ResourceSubscriber<Event> run : runs) {
+      run.dispose();
+    }
+  }
+
+  private RunRequest runRequest(byte[] raw) {
+    ObjectNode body = Wire.object(Wire.parse(raw), "the request body");
+    if (body == null) {
+      throw HttpError.badRequest(
+          "a run needs a body: {appName, userId, sessionId, newMessage, streaming, stateDelta}");
+    }
+    String app = Wire.requiredText(body, "appName", "app_name");
+    String user = Wire.requiredText(body, "userId", "user_id");
+    String session = Wire.requiredText(body, "sessionId", "session_id");
+    JsonNode msg = Wire.field(body, "newMessage", "new_message");
+    if (msg == null) {
+      throw HttpError.badRequest(
+          "'newMessage' is required: {\"role\": \"user\", \"parts\": [...]}");
+    }
+    if (!msg.isObject()) {
+      throw HttpError.badRequest("'newMessage' must be a Content object, got " + msg);
+    }
+    Content content;
+    try {
+      content = Wire.MAPPER.treeToValue(msg, Content.class);
+    } catch (IOException | IllegalArgumentException e) {
+      throw HttpError.badRequest("'newMessage' is not a valid Content: " + e.getMessage());
+    }
+    JsonNode streaming = Wire.field(body, "streaming");
+    if (streaming != null && !streaming.isBoolean()) {
+      throw HttpError.badRequest("'streaming' must be true or false, got " + streaming);
+    }
+    Map<String, Object> delta =
+        Wire.map(Wire.field(body, "stateDelta", "state_delta"), "stateDelta");
+    apps.runner(app);
+    return new RunRequest(
+        app, user, session, content, streaming != null && streaming.asBoolean(), delta);
+  }
+
+  private Flowable<Event> start(RunRequest run) {
+    sessions.requireSession(run.appName(), run.userId(), run.sessionId(), 0);
+    RunConfig cfg =
+        RunConfig.builder()
+            .streamingMode(
+                run.streaming() ? RunConfig.StreamingMode.SSE : RunConfig.StreamingMode.NONE)
+            .build();
+    return apps.runner(run.appName())
+        .runAsync(run.userId(), run.sessionId(), run.newMessage(), cfg, run.stateDelta());
+  }
+
+  private void run(HttpExchange ex, RunRequest run) throws IOException {
+    Flowable<Event> flow = start(run);
+    List<Event> events = new ArrayList<>();
+    Throwable[] failure = new Throwable[1];
+    CountDownLatch done = new CountDownLatch(1);
+    ResourceSubscriber<Event> sub =
+        new ResourceSubscriber<>() {
+          @Override
+          public void onNext(Event e) {
+            synchronized (events) {
+              events.add(e);
+            }
+          }
+
+          @Override
+          public void onError(Throwable t) {
+            failure[0] = t;
+            done.countDown();
+          }
+
+          @Override
+          public void onComplete() {
+            done.countDown();
+          }
+        };
+    runs.add(sub);
+    try {
+      flow.subscribe(sub);
+      done.await();
+    } catch (InterruptedException e) {
+      sub.dispose();
+      Thread.currentThread().interrupt();
+      throw new HttpError(503, "the server is stopping");
+    } finally {
+      runs.remove(sub);
+    }
+    ArrayNode out = Wire.MAPPER.createArrayNode();
+    synchronized (events) {
+      for (Event e : events) {
+        out.add(Wire.event(e));
+      }
+    }
+    if (failure[0] != null) {
+      Throwable t = failure[0];
+      int status = Routes.statusOf(t);
+      if (status >= 500) {
+        log.warn("run on session {} failed", run.sessionId(), t);
+      }
+      ObjectNode err = Wire.error(Routes.messageOf(t), t, config.debug());
+      err.set("events", out);
+      sendJson(ex, status, err);
+      return;
+    }
+    sendJson(ex, 200, out);
+  }
+
+  private void runSse(HttpExchange ex, RunRequest run) throws IOException {
+    Flowable<Event> flow = start(run); // 404 before the stream opens
+    Headers h = ex.getResponseHeaders();
+    h.set("Content-Type", "text/event-stream; charset=utf-8");
+    h.set("Cache-Control", "no-cache");
+    h.set("X-Accel-Buffering", "no");
+    ex.sendResponseHeaders(200, 0);
+    OutputStream out = ex.getResponseBody();
+    Object lock = new Object();
+    CountDownLatch done = new CountDownLatch(1);
+    ResourceSubscriber<Event> sub =
+        new ResourceSubscriber<>() {
+          @Override
+          public void onNext(Event e) {
+            for (ObjectNode frame : Wire.sseFrames(e)) {
+              if (!write(out, lock, "data: " + Wire.line(frame) + "\n\n")) {
+                dispose(); // the client went away: cancel the run
+                done.countDown();
+                return;
+              }
+            }
+          }
+
+          @Override
+          public void onError(Throwable t) {
+            if (Routes.statusOf(t) >= 500) {
+              log.warn("run on session {} failed", run.sessionId(), t);
+            }
+            write(
+                out,
+                lock,
+                "data: " + Wire.line(Wire.error(Routes.messageOf(t), t, config.debug())) + "\n\n");
+            done.countDown();
+          }
+
+          @Override
+          public void onComplete() {
+            done.countDown();
+          }
+        };
+    runs.add(sub);
+    try {
+      flow.subscribe(sub);
+      long beat = config.heartbeat().toMillis();
+      while (!done.await(beat, TimeUnit.MILLISECONDS)) {
+        if (!write(out, lock, ": keep-alive\n\n")) {
+          log.debug("SSE client of session {} went away: cancelling the run", run.sessionId());
+          sub.dispose();
+          break;
+        }
+      }
+    } catch (InterruptedException e) {
+      sub.dispose();
+      Thread.currentThread().interrupt();
+    } finally {
+      runs.remove(sub);
+    }
+    synchronized (lock) {
+      try {
+        out.close();
+      } catch (IOException e) {
+        log.debug("closing an SSE stream: {}", e.toString());
+      }
+    }
+  }
+
+  /** Writes and flushes one SSE chunk; false when the client is gone. */
+  private static boolean write(OutputStream out, Object lock, String text) {
+    synchronized (lock) {
+      try {
+        out.write(text.getBytes(StandardCharsets.UTF_8));
+        out.flush();
+        return true;
+      } catch (IOException e) {
+        return false;
+      }
+    }
+  }
+}

@@ -1,0 +1,170 @@
+package dev.adk4j.server;
+
+import static dev.adk4j.server.Exchanges.methodNotAllowed;
+import static dev.adk4j.server.Exchanges.readBody;
+import static dev.adk4j.server.Exchanges.sendJson;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.sun.net.httpserver.HttpExchange;
+import dev.adk4j.events.Event;
+import dev.adk4j.events.EventActions;
+import dev.adk4j.sessions.BaseSessionService;
+import dev.adk4j.sessions.GetSessionConfig;
+import dev.adk4j.sessions.ListSessionsRequest;
+import dev.adk4j.sessions.ListSessionsResponse;
+import dev.adk4j.sessions.Session;
+import dev.adk4j.sessions.SessionAlreadyExistsException;
+import dev.adk4j.sessions.StaleSessionException;
+import java.io.IOException;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * {@code /apps/{app}/users/{user}/sessions[/{id}]}: list, create, read, delete and patch the state
+ * of sessions; and the session lookup with a clear 404 that the other routes share.
+ */
+final class SessionRoutes {
+  private final BaseSessionService sessions;
+  private final ServerConfig config;
+
+  SessionRoutes(BaseSessionService sessions, ServerConfig config) {
+    this.sessions = sessions;
+    this.config = config;
+  }
+
+  /** {@code .../sessions}: GET lists, POST creates with a generated or chosen id. */
+  void collection(
+      HttpExchange ex, String method, String app, String user, Map<String, String> query)
+      throws IOException {
+    switch (method) {
+      case "GET" -> list(ex, app, user, query);
+      case "POST" -> create(ex, app, user, null);
+      default -> throw methodNotAllowed(method, "GET, POST");
+    }
+  }
+
+  /** {@code .../sessions/{id}}: GET, POST (create with this id), DELETE, PATCH (state delta). */
+  void one(HttpExchange ex, String method, String app, String user, String id) throws IOException {
+    switch (method) {
+      case "GET" -> sendJson(ex, 200, Wire.session(requireSession(app, user, id, -1), true));
+      case "POST" -> create(ex, app, user, id);
+      case "DELETE" -> {
+        requireSession(app, user, id, 0);
+        sessions.deleteSession(app, user, id).blockingAwait();
+        ex.sendResponseHeaders(204, -1);
+      }
+      case "PATCH" -> patch(ex, app, user, id);
+      default -> throw methodNotAllowed(method, "GET, POST, DELETE, PATCH");
+    }
+  }
+
+  private void list(HttpExchange ex, String app, String user, Map<String, String> query)
+      throws IOException {
+    String size = query.get("pageSize");
+    String token = query.get("pageToken");
+    if (size == null && token == null) {
+      ListSessionsResponse all = sessions.listSessions(app, user).blockingGet();
+      ArrayNode out = Wire.MAPPER.createArrayNode();
+      for (Session s : all.sessions()) {
+        out.add(Wire.session(s, false));
+      }
+      sendJson(ex, 200, out);
+      return;
+    }
+    ListSessionsRequest.Builder req = ListSessionsRequest.builder().pageToken(token);
+    if (size != null) {
+      try {
+        req.pageSize(Integer.parseInt(size));
+      } catch (NumberFormatException e) {
+        throw HttpError.badRequest("pageSize must be a number, got '" + size + "'");
+      }
+    }
+    ListSessionsResponse page = sessions.listSessions(app, user, req.build()).blockingGet();
+    ObjectNode out = Wire.MAPPER.createObjectNode();
+    ArrayNode list = out.putArray("sessions");
+    for (Session s : page.sessions()) {
+      list.add(Wire.session(s, false));
+    }
+    page.nextPageToken().ifPresent(t -> out.put("nextPageToken", t));
+    sendJson(ex, 200, out);
+  }
+
+  private void create(HttpExchange ex, String app, String user, @Nullable String id)
+      throws IOException {
+    ObjectNode body =
+        Wire.object(Wire.parse(readBody(ex, config.maxBodyBytes())), "the request body");
+    Map<String, Object> state;
+    if (id == null) {
+      state = Wire.map(Wire.field(body, "state"), "state");
+      JsonNode chosen = Wire.field(body, "sessionId", "session_id");
+      if (chosen != null) {
+        if (!chosen.isTextual() || chosen.asText().isBlank()) {
+          throw HttpError.badRequest("'sessionId' must be a non-blank string, got " + chosen);
+        }
+        id = chosen.asText();
+      }
+    } else if (body != null && body.size() == 1 && body.has("state")) {
+      state = Wire.map(body.get("state"), "state");
+    } else {
+      state = Wire.map(body, "state"); // ADK's older form: the body is the state itself
+    }
+    Session created;
+    try {
+      created = sessions.createSession(app, user, state, id).blockingGet();
+    } catch (SessionAlreadyExistsException e) {
+      throw new HttpError(
+          409, "session '" + id + "' already exists for app '" + app + "' and user '" + user + "'");
+    }
+    sendJson(ex, 200, Wire.session(created, true));
+  }
+
+  private void patch(HttpExchange ex, String app, String user, String id) throws IOException {
+    ObjectNode body =
+        Wire.object(Wire.parse(readBody(ex, config.maxBodyBytes())), "the request body");
+    Map<String, Object> delta =
+        Wire.map(Wire.field(body, "stateDelta", "state_delta"), "stateDelta");
+    if (delta == null) {
+      throw HttpError.badRequest("'stateDelta' is required: {\"stateDelta\": {\"key\": value}}");
+    }
+    Event event =
+        Event.builder()
+            .author("user")
+            .invocationId("p-" + UUID.randomUUID())
+            .actions(EventActions.builder().stateDelta(delta).build())
+            .build();
+    for (int attempt = 1; ; attempt++) {
+      Session s = requireSession(app, user, id, 0);
+      try {
+        sessions.appendEvent(s, event).blockingGet();
+        break;
+      } catch (StaleSessionException e) {
+        if (attempt == 3) {
+          throw e;
+        }
+      }
+    }
+    sendJson(ex, 200, Wire.session(requireSession(app, user, id, -1), true));
+  }
+
+  /**
+   * The session, with all its events ({@code recent < 0}) or only the last {@code recent}.
+   *
+   * @throws HttpError 404 naming the session, app and user
+   */
+  Session requireSession(String app, String user, String id, int recent) {
+    Optional<GetSessionConfig> cfg =
+        recent < 0
+            ? Optional.empty()
+            : Optional.of(GetSessionConfig.builder().numRecentEvents(recent).build());
+    Session s = sessions.getSession(app, user, id, cfg).blockingGet();
+    if (s == null) {
+      throw HttpError.notFound(
+          "session '" + id + "' not found for app '" + app + "' and user '" + user + "'");
+    }
+    return s;
+  }
+}
