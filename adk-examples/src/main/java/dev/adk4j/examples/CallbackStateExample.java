@@ -25,15 +25,18 @@ public final class CallbackStateExample {
 
   // end::callback[]
 
+  /** The example's agent, as the run and the example server ({@link ExampleServer}) use it. */
+  static LlmAgent.Builder agent() {
+    return LlmAgent.builder()
+        .name("Helper")
+        .model(ExampleModels.model(request -> "Happy to help."))
+        .instruction("Answer briefly.")
+        .afterAgentCallback(CallbackStateExample::onAfterAgent);
+  }
+
   /** Runs the example; returns the session after the run. */
   public static Session run(BaseSessionService sessions, Transcript t) {
-    LlmAgent agent =
-        LlmAgent.builder()
-            .name("Helper")
-            .model(ExampleModels.model(request -> "Happy to help."))
-            .instruction("Answer briefly.")
-            .afterAgentCallback(CallbackStateExample::onAfterAgent)
-            .build();
+    LlmAgent agent = agent().build();
     Runner runner = new Runner(agent, "callback_app", null, sessions);
     ExampleSupport.freshSession(
         sessions, "callback_app", "user4", "callbacks", java.util.Map.of("user:answers_given", 0));

@@ -4,7 +4,6 @@ import dev.adk4j.agents.LlmAgent;
 import dev.adk4j.agents.ParallelAgent;
 import dev.adk4j.agents.SequentialAgent;
 import dev.adk4j.server.AdkServer;
-import dev.adk4j.tools.FunctionTool;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -37,21 +36,13 @@ public final class ExampleServer {
                 .build())
         .app(
             "tool_state",
-            LlmAgent.builder()
-                .name("ToolAgent")
+            ToolStateExample.agent()
                 .description("A tool that counts the user's actions in state, through ToolContext.")
-                .model(ExampleModels.model(r -> "I can count your actions."))
-                .instruction("Use the update_action_count tool.")
-                .tools(FunctionTool.create(ToolStateExample.class, "updateActionCount"))
                 .build())
         .app(
             "callback_state",
-            LlmAgent.builder()
-                .name("Helper")
+            CallbackStateExample.agent()
                 .description("An after-agent callback counts answers in user scope.")
-                .model(ExampleModels.model(r -> "Happy to help."))
-                .instruction("Answer briefly.")
-                .afterAgentCallback(CallbackStateExample::onAfterAgent)
                 .build())
         .app("pipeline", pipeline());
   }

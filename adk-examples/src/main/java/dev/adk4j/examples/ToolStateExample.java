@@ -35,15 +35,20 @@ public final class ToolStateExample {
   /** What the example observed. */
   public record Outcome(Session session, List<Object> tempDuringRun) {}
 
+  /** The example's agent, as the run and the example server ({@link ExampleServer}) use it. */
+  static LlmAgent.Builder agent() {
+    return LlmAgent.builder()
+        .name("ToolAgent")
+        .model(ExampleModels.model(request -> "I can count your actions."))
+        .instruction("Use the update_action_count tool.")
+        .tools(FunctionTool.create(ToolStateExample.class, "updateActionCount"));
+  }
+
   /** Runs the example twice on one session; returns the final session and the temp values seen. */
   public static Outcome run(BaseSessionService sessions, Transcript t) {
     List<Object> tempSeen = new ArrayList<>();
     LlmAgent agent =
-        LlmAgent.builder()
-            .name("ToolAgent")
-            .model(ExampleModels.model(request -> "I can count your actions."))
-            .instruction("Use the update_action_count tool.")
-            .tools(FunctionTool.create(ToolStateExample.class, "updateActionCount"))
+        agent()
             .afterToolCallback(
                 (tool, args, ctx, response) -> {
                   tempSeen.add(ctx.state().get("temp:last_operation_status"));
