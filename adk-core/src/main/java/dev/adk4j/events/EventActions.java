@@ -45,7 +45,7 @@ public final class EventActions {
 
   private EventActions(Builder b) {
     this.compaction = b.compaction;
-    this.stateDelta = frozen(b.stateDelta);
+    this.stateDelta = b.builtStateDelta();
     this.expectedState = frozen(b.expectedState);
     this.stateIncrements = frozen(b.stateIncrements);
     this.artifactDelta = frozen(b.artifactDelta);
@@ -171,7 +171,7 @@ public final class EventActions {
       } else {
         b.stateIncrements.remove(key);
       }
-      b.stateDelta.put(key, e.getValue());
+      b.writableStateDelta().put(key, e.getValue());
     }
     other.stateIncrements.forEach(
         (key, amount) -> {
@@ -266,7 +266,17 @@ public final class EventActions {
   /** Builds {@link EventActions}. Not thread-safe. */
   @JsonPOJOBuilder(withPrefix = "")
   public static final class Builder {
-    private final Map<String, @Nullable Object> stateDelta = new LinkedHashMap<>();
+    /**
+     * The delta being built. {@link #build()} hands it to the actions it builds (no copy: a delta
+     * is built on every state write) and marks it shared; the next change copies it first.
+     */
+    private Map<String, @Nullable Object> stateDelta = new LinkedHashMap<>();
+
+    private boolean stateDeltaShared;
+
+    /** The read-only delta of built actions, shared with the builder until it changes it. */
+    private @Nullable Map<String, @Nullable Object> builtStateDelta;
+
     private final Map<String, Integer> artifactDelta = new LinkedHashMap<>();
     private final Map<String, @Nullable Object> expectedState = new LinkedHashMap<>();
     private final Map<String, Long> stateIncrements = new LinkedHashMap<>();
@@ -283,17 +293,46 @@ public final class EventActions {
      */
     @JsonProperty("stateDelta")
     public Builder stateDelta(@Nullable Map<String, ? extends @Nullable Object> delta) {
-      stateDelta.clear();
+      Map<String, @Nullable Object> fresh =
+          new LinkedHashMap<>(delta == null ? 16 : Math.max(4, delta.size() * 2));
       if (delta != null) {
-        delta.forEach((k, v) -> stateDelta.put(k, v == State.REMOVED ? null : v));
+        delta.forEach((k, v) -> fresh.put(k, v == State.REMOVED ? null : v));
       }
+      stateDelta = fresh;
+      stateDeltaShared = false;
+      builtStateDelta = null;
       return this;
     }
 
     /** Adds one entry to the state delta; {@code null} means removal. */
     public Builder putState(String key, @Nullable Object value) {
-      stateDelta.put(Objects.requireNonNull(key, "key"), value == State.REMOVED ? null : value);
+      writableStateDelta()
+          .put(Objects.requireNonNull(key, "key"), value == State.REMOVED ? null : value);
       return this;
+    }
+
+    /** The delta to change: a copy of it once built actions share it. */
+    private Map<String, @Nullable Object> writableStateDelta() {
+      if (stateDeltaShared) {
+        stateDelta = new LinkedHashMap<>(stateDelta);
+        stateDeltaShared = false;
+        builtStateDelta = null;
+      }
+      return stateDelta;
+    }
+
+    /** The delta for built actions: read-only, shared with this builder until it changes. */
+    private Map<String, @Nullable Object> builtStateDelta() {
+      if (stateDelta.isEmpty()) {
+        return Collections.emptyMap();
+      }
+      Map<String, @Nullable Object> built = builtStateDelta;
+      if (built == null) {
+        built = Collections.unmodifiableMap(stateDelta);
+        builtStateDelta = built;
+        stateDeltaShared = true;
+      }
+      return built;
     }
 
     /** Records a removal of {@code key} in the state delta. */

@@ -277,6 +277,26 @@ public final class Json {
       java.util.Collections.unmodifiableList(new ArrayList<>()).getClass();
 
   /**
+   * Whether {@code value} is already normalized and frozen: {@link #normalize} and {@link #freeze}
+   * return it as it is. True for {@code null}, strings, booleans, {@code Integer}s and finite
+   * {@code Double}s (immutable scalars that JSON keeps as they are); false for anything else, which
+   * must go through both.
+   */
+  public static boolean isSettled(@Nullable Object value) {
+    if (value == null || value instanceof String || value instanceof Integer) {
+      return true;
+    }
+    if (value instanceof Boolean) {
+      return true;
+    }
+    if (value instanceof Double) {
+      double d = (Double) value;
+      return !Double.isNaN(d) && !Double.isInfinite(d);
+    }
+    return false;
+  }
+
+  /**
    * An immutable deep copy of a normalized value, which may be shared by any number of readers:
    * maps and lists are copied into unmodifiable ones (their order and {@code null} values kept),
    * scalars are shared, and a value this method returned is returned as it is. {@link

@@ -134,7 +134,9 @@ public class Runner {
 
   /** The session services' rule for ids: not null, not empty, not whitespace only. */
   private static void requireId(String id, String name) {
-    Objects.requireNonNull(id, name + " must not be null");
+    if (id == null) { // the message is built only on failure: this runs on every turn
+      throw new NullPointerException(name + " must not be null");
+    }
     if (id.isBlank()) {
       throw new IllegalArgumentException(
           name + " must not be " + (id.isEmpty() ? "empty" : "blank, got '" + id + "'"));

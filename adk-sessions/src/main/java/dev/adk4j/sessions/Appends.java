@@ -154,13 +154,19 @@ final class Appends {
   static PendingAppend prepare(Session session, Event event, SessionLimits limits) {
     EventActions actions = event.actions();
     Map<String, @Nullable Object> delta = actions.stateDelta();
-    Map<String, @Nullable Object> full =
-        delta.isEmpty()
-            ? Map.of()
-            : normalize(session.appName(), session.userId(), session.id(), delta);
     // The stored event, and what a store keeps, hold immutable copies of the values, which
-    // readers then share; the caller's copy gets the mutable ones.
-    Map<String, @Nullable Object> kept = frozenWithoutTemp(full);
+    // readers then share; the caller's copy gets the mutable ones. A delta of valid keys, none
+    // temp:, whose values are all immutable scalars is already in that form (the common case):
+    // it is used as it is, and its event stored as it is.
+    Map<String, @Nullable Object> full;
+    Map<String, @Nullable Object> kept;
+    if (isStoredForm(session, delta)) {
+      full = delta;
+      kept = delta;
+    } else {
+      full = normalize(session.appName(), session.userId(), session.id(), delta);
+      kept = frozenWithoutTemp(full);
+    }
     Map<String, @Nullable Object> expected =
         actions.expectedState().isEmpty()
             ? Map.of()
@@ -190,7 +196,7 @@ final class Appends {
     Event stored =
         actions.expectedState().isEmpty()
                 && actions.stateIncrements().isEmpty()
-                && sameEntries(kept, delta)
+                && (kept == delta || sameEntries(kept, delta))
             ? event
             : event.toBuilder()
                 .actions(
@@ -202,7 +208,24 @@ final class Appends {
                 .build();
     limits.checkValues(kept, session::describe);
     limits.checkEvent(stored, session::describe);
-    return new PendingAppend(session, stored, full, Scope.split(kept), expected, increments);
+    return new PendingAppend(session, stored, full, kept, expected, increments);
+  }
+
+  /**
+   * Whether {@code delta} is already what is stored: valid keys, none {@code temp:}, every value
+   * {@linkplain Json#isSettled settled}. Checks each key up to the first that is not so.
+   *
+   * @throws IllegalArgumentException naming the key and the session for an invalid key
+   */
+  private static boolean isStoredForm(Session session, Map<String, @Nullable Object> delta) {
+    for (Map.Entry<String, @Nullable Object> e : delta.entrySet()) {
+      String key = e.getKey();
+      checkKey(session, key);
+      if (!Json.isSettled(e.getValue()) || Scope.of(key) == Scope.TEMP) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** Whether the two maps hold the same keys with the very same value instances. */
@@ -269,7 +292,9 @@ final class Appends {
    * whitespace included).
    */
   static String requireText(@Nullable String value, String name) {
-    Objects.requireNonNull(value, name + " must not be null");
+    if (value == null) { // the message is built only on failure: this runs on every call
+      throw new NullPointerException(name + " must not be null");
+    }
     if (value.isEmpty()) {
       throw new IllegalArgumentException(name + " must not be empty");
     }

@@ -27,16 +27,26 @@ final class EventLog {
   static final int CHUNK = 1 << SHIFT;
   private static final int MASK = CHUNK - 1;
 
-  /** Chunks and a size: immutable view of the first {@code size} events. */
+  /**
+   * Chunks, a start and a size: an immutable view of the {@code size} events from index {@code
+   * start} of the chunks (the first {@code size} events of a log, or a window of them).
+   */
   private static final class Snapshot extends AbstractList<Event> implements RandomAccess {
-    private static final Snapshot EMPTY = new Snapshot(new Event[0][], 0);
+    private static final Snapshot EMPTY = new Snapshot(new Event[0][], 0, 0);
 
     final Event[][] chunks;
+    final int start;
     final int size;
 
-    Snapshot(Event[][] chunks, int size) {
+    Snapshot(Event[][] chunks, int start, int size) {
       this.chunks = chunks;
+      this.start = start;
       this.size = size;
+    }
+
+    /** The index in the chunks of the event after the last one of this view. */
+    int end() {
+      return start + size;
     }
 
     @Override
@@ -44,12 +54,23 @@ final class EventLog {
       if (index < 0 || index >= size) {
         throw new IndexOutOfBoundsException("Index " + index + " out of bounds for " + size);
       }
-      return chunks[index >>> SHIFT][index & MASK];
+      int at = start + index;
+      return chunks[at >>> SHIFT][at & MASK];
     }
 
     @Override
     public int size() {
       return size;
+    }
+
+    /** A snapshot of the window, sharing the chunks: O(1). */
+    @Override
+    public List<Event> subList(int fromIndex, int toIndex) {
+      if (fromIndex < 0 || toIndex > size || fromIndex > toIndex) {
+        throw new IndexOutOfBoundsException(
+            "subList(" + fromIndex + ", " + toIndex + ") of " + size);
+      }
+      return new Snapshot(chunks, start + fromIndex, toIndex - fromIndex);
     }
 
     @Override
@@ -67,9 +88,9 @@ final class EventLog {
           if (next >= size) {
             throw new NoSuchElementException();
           }
-          Event e = chunks[next >>> SHIFT][next & MASK];
+          int at = start + next;
           next++;
-          return e;
+          return chunks[at >>> SHIFT][at & MASK];
         }
       };
     }
@@ -118,11 +139,13 @@ final class EventLog {
   /** Appends {@code event}. */
   synchronized void add(Event event) {
     Snapshot s = current;
-    int size = s.size;
-    int chunk = size >>> SHIFT;
-    int offset = size & MASK;
+    int end = s.end();
+    int chunk = end >>> SHIFT;
+    int offset = end & MASK;
     Event[][] chunks = s.chunks;
     if (!ownsTail) {
+      // The chunks may be shared with the log this one came from, which may write past our end:
+      // write into copies of the table and of the partial last chunk.
       chunks = Arrays.copyOf(chunks, Math.max(chunks.length, chunk + 1));
       if (offset > 0) {
         chunks[chunk] = Arrays.copyOf(chunks[chunk], CHUNK);
@@ -136,6 +159,6 @@ final class EventLog {
       chunks[chunk] = new Event[CHUNK];
     }
     chunks[chunk][offset] = event;
-    current = new Snapshot(chunks, size + 1);
+    current = new Snapshot(chunks, s.start, s.size + 1);
   }
 }

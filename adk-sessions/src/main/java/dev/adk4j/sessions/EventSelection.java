@@ -37,6 +37,10 @@ final class EventSelection {
     List<Event> window = events.subList((int) Math.min(size, from), size);
     @Nullable Long after = config.afterTimestamp().map(Instant::toEpochMilli).orElse(null);
     @Nullable Integer last = config.numRecentEvents().orElse(null);
+    if (last != null && after == null) {
+      // A window of the (immutable) list: an event log's snapshot shares it in O(1).
+      return window.subList(Math.max(0, window.size() - Math.max(0, last)), window.size());
+    }
     if (last != null) {
       List<Event> kept = new ArrayList<>(Math.min(last, window.size()));
       for (int i = window.size() - 1; i >= 0 && kept.size() < last; i--) {

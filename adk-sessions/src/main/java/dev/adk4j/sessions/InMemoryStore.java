@@ -16,6 +16,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReadWriteLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
@@ -48,7 +49,9 @@ final class InMemoryStore implements SessionStore {
 
   private static final class UserData {
     final Map<String, Object> state = new HashMap<>();
-    final Map<String, StoredSession> sessions = new TreeMap<>();
+
+    /** By id; a hash map, since every append finds its session here ({@code list} sorts). */
+    final Map<String, StoredSession> sessions = new HashMap<>();
 
     /** The same sessions in the order of {@code listSessions} pages. */
     final NavigableSet<Position> byUpdate = new TreeSet<>(Paging.POSITION_ORDER);
@@ -124,7 +127,7 @@ final class InMemoryStore implements SessionStore {
       UserData user = app == null ? null : app.users.get(userId);
       List<Session> sessions = new ArrayList<>();
       if (app != null && user != null) {
-        for (Map.Entry<String, StoredSession> e : user.sessions.entrySet()) {
+        for (Map.Entry<String, StoredSession> e : new TreeMap<>(user.sessions).entrySet()) {
           sessions.add(toSession(appName, userId, e.getKey(), app, user, e.getValue(), List.of()));
         }
       }
@@ -245,18 +248,33 @@ final class InMemoryStore implements SessionStore {
           resolved.put(key, append.incremented(key, scopeOf(key, app, user, stored).get(key)));
         }
       }
-      Scope.Split delta = append.delta();
-      apply(app.state, delta.app(), resolved);
-      apply(user.state, delta.user(), resolved);
-      apply(stored.state, delta.session(), resolved);
+      // One pass over the stored delta, each key to its scope's map (values come frozen).
+      for (Map.Entry<String, @Nullable Object> e : append.storedDelta().entrySet()) {
+        String key = e.getKey();
+        Object value = e.getValue();
+        Map<String, Object> target = scopeOf(key, app, user, stored);
+        if (resolved.containsKey(key)) {
+          continue;
+        } else if (value == null) {
+          target.remove(key);
+        } else {
+          target.put(key, Json.freeze(value));
+        }
+      }
       for (Map.Entry<String, Object> e : resolved.entrySet()) {
         scopeOf(e.getKey(), app, user, stored).put(e.getKey(), e.getValue());
       }
       stored.events.add(resolved.isEmpty() ? event : append.eventWith(resolved));
       stored.eventIds.add(event.id());
-      user.byUpdate.remove(new Position(stored.lastUpdateTime, sessionId));
-      stored.lastUpdateTime = Instant.ofEpochMilli(append.timestamp());
-      user.byUpdate.add(new Position(stored.lastUpdateTime, sessionId));
+      long millis = append.timestamp();
+      Instant last = stored.lastUpdateTime;
+      if (millis != last.toEpochMilli() || last.getNano() % 1_000_000 != 0) {
+        // The page order moves only when the update time does (appends within one
+        // millisecond keep the session where it is).
+        user.byUpdate.remove(new Position(stored.lastUpdateTime, sessionId));
+        stored.lastUpdateTime = Instant.ofEpochMilli(millis);
+        user.byUpdate.add(new Position(stored.lastUpdateTime, sessionId));
+      }
       long revision = ++stored.revision;
       if (append.isCompaction()) {
         stored.lastCompactionSeq = revision;
@@ -396,17 +414,13 @@ final class InMemoryStore implements SessionStore {
       UserData user,
       StoredSession stored,
       List<Event> events) {
-    Map<String, Object> merged = new HashMap<>();
+    ConcurrentHashMap<String, Object> merged =
+        new ConcurrentHashMap<>( // sized for this many entries
+            Math.max(4, app.state.size() + user.state.size() + stored.state.size()));
     app.state.forEach((k, v) -> merged.put(k, Json.copy(v)));
     user.state.forEach((k, v) -> merged.put(k, Json.copy(v)));
     stored.state.forEach((k, v) -> merged.put(k, Json.copy(v)));
-    return Session.builder(id)
-        .appName(appName)
-        .userId(userId)
-        .state(merged)
-        .events(events)
-        .lastUpdateTime(stored.lastUpdateTime)
-        .revision(stored.revision)
-        .build();
+    return Session.read(
+        id, appName, userId, merged, events, stored.lastUpdateTime, stored.revision);
   }
 }

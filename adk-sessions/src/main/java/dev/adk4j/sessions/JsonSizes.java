@@ -141,18 +141,26 @@ final class JsonSizes {
     return n;
   }
 
+  // Each *AtMost below counts some fields of a google-genai type; a value with any other field
+  // set is written to measure it. The other fields are named here (no builder per check: this
+  // runs on every append), and JsonSizesTest fails when google-genai adds a field that is in
+  // neither list.
+
   private static long partAtMost(Part p) {
-    Part.Builder counted = Part.builder();
-    p.text().ifPresent(counted::text);
-    p.thought().ifPresent(counted::thought);
-    p.thoughtSignature().ifPresent(counted::thoughtSignature);
-    p.inlineData().ifPresent(counted::inlineData);
-    p.functionCall().ifPresent(counted::functionCall);
-    p.functionResponse().ifPresent(counted::functionResponse);
-    if (!counted.build().equals(p)) {
+    if (p.mediaResolution().isPresent()
+        || p.codeExecutionResult().isPresent()
+        || p.executableCode().isPresent()
+        || p.fileData().isPresent()
+        || p.videoMetadata().isPresent()
+        || p.toolCall().isPresent()
+        || p.toolResponse().isPresent()
+        || p.partMetadata().isPresent()
+        || p.audioTranscription().isPresent()
+        || p.mediaProcessing().isPresent()) {
       return written(p);
     }
     long n = FRAME + optional(p.text());
+    // thought: a boolean, within FRAME.
     n += p.thoughtSignature().map(JsonSizes::base64).orElse(0L);
     n += p.inlineData().map(JsonSizes::blobAtMost).orElse(0L);
     n += p.functionCall().map(JsonSizes::callAtMost).orElse(0L);
@@ -161,13 +169,6 @@ final class JsonSizes {
   }
 
   private static long blobAtMost(Blob b) {
-    Blob.Builder counted = Blob.builder();
-    b.data().ifPresent(counted::data);
-    b.mimeType().ifPresent(counted::mimeType);
-    b.displayName().ifPresent(counted::displayName);
-    if (!counted.build().equals(b)) {
-      return written(b);
-    }
     return FRAME
         + b.data().map(JsonSizes::base64).orElse(0L)
         + optional(b.mimeType())
@@ -175,26 +176,58 @@ final class JsonSizes {
   }
 
   private static long callAtMost(FunctionCall c) {
-    FunctionCall.Builder counted = FunctionCall.builder();
-    c.id().ifPresent(counted::id);
-    c.name().ifPresent(counted::name);
-    c.args().ifPresent(counted::args);
-    if (!counted.build().equals(c)) {
+    if (c.partialArgs().isPresent() || c.willContinue().isPresent()) {
       return written(c);
     }
     return FRAME + optional(c.id()) + optional(c.name()) + valueAtMost(c.args().orElse(null));
   }
 
   private static long responseAtMost(FunctionResponse r) {
-    FunctionResponse.Builder counted = FunctionResponse.builder();
-    r.id().ifPresent(counted::id);
-    r.name().ifPresent(counted::name);
-    r.response().ifPresent(counted::response);
-    if (!counted.build().equals(r)) {
+    if (r.willContinue().isPresent() || r.scheduling().isPresent() || r.parts().isPresent()) {
       return written(r);
     }
     return FRAME + optional(r.id()) + optional(r.name()) + valueAtMost(r.response().orElse(null));
   }
+
+  /** The getters of each type that the bounds above count; every other one is written. */
+  static final Map<Class<?>, List<String>> COUNTED =
+      Map.of(
+          Part.class,
+          List.of(
+              "text",
+              "thought",
+              "thoughtSignature",
+              "inlineData",
+              "functionCall",
+              "functionResponse"),
+          Blob.class,
+          List.of("data", "mimeType", "displayName"),
+          FunctionCall.class,
+          List.of("id", "name", "args"),
+          FunctionResponse.class,
+          List.of("id", "name", "response"));
+
+  /** The getters of each type whose presence sends the value to be written. */
+  static final Map<Class<?>, List<String>> WRITTEN =
+      Map.of(
+          Part.class,
+          List.of(
+              "mediaResolution",
+              "codeExecutionResult",
+              "executableCode",
+              "fileData",
+              "videoMetadata",
+              "toolCall",
+              "toolResponse",
+              "partMetadata",
+              "audioTranscription",
+              "mediaProcessing"),
+          Blob.class,
+          List.of(),
+          FunctionCall.class,
+          List.of("partialArgs", "willContinue"),
+          FunctionResponse.class,
+          List.of("willContinue", "scheduling", "parts"));
 
   /** A base64 string of {@code bytes}, with its quotes. */
   private static long base64(byte[] bytes) {

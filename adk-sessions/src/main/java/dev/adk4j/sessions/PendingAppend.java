@@ -24,7 +24,11 @@ public final class PendingAppend {
   private final String sessionId;
   private final Event event;
   private final Map<String, @Nullable Object> fullDelta;
-  private final Scope.Split delta;
+  private final Map<String, @Nullable Object> stored;
+
+  /** {@link #stored} split by scope, made on first use: the in-memory store never asks. */
+  private volatile Scope.@Nullable Split delta;
+
   private final Map<String, @Nullable Object> expected;
   private final Map<String, Long> increments;
 
@@ -32,7 +36,7 @@ public final class PendingAppend {
       Session session,
       Event event,
       Map<String, @Nullable Object> fullDelta,
-      Scope.Split delta,
+      Map<String, @Nullable Object> stored,
       Map<String, @Nullable Object> expected,
       Map<String, Long> increments) {
     this.appName = session.appName();
@@ -40,7 +44,7 @@ public final class PendingAppend {
     this.sessionId = session.id();
     this.event = event;
     this.fullDelta = fullDelta;
-    this.delta = delta;
+    this.stored = stored;
     this.expected = expected;
     this.increments = increments;
   }
@@ -67,7 +71,19 @@ public final class PendingAppend {
 
   /** The stored delta split by scope ({@code null} values remove); no {@code temp:} keys. */
   public Scope.Split delta() {
-    return delta;
+    Scope.Split split = delta;
+    if (split == null) {
+      split = Scope.split(stored);
+      delta = split; // a race computes the same immutable value twice
+    }
+    return split;
+  }
+
+  /**
+   * The stored delta, all scopes in one map ({@code null} values remove); no {@code temp:} keys.
+   */
+  Map<String, @Nullable Object> storedDelta() {
+    return stored;
   }
 
   /**

@@ -43,20 +43,48 @@ public final class Session {
   private volatile @Nullable String leaseOwner;
 
   private Session(Builder b) {
-    this.id = requireText(b.id, "id");
-    this.appName = requireText(b.appName, "appName");
-    this.userId = requireText(b.userId, "userId");
-    this.state = new ConcurrentHashMap<>();
-    b.state.forEach(
-        (k, v) -> {
-          if (v != null) {
-            state.put(k, v);
-          }
-        });
+    this(
+        requireText(b.id, "id"),
+        requireText(b.appName, "appName"),
+        requireText(b.userId, "userId"),
+        new ConcurrentHashMap<>(b.state), // the builder's map holds no null values
+        b.events.snapshot(),
+        b.lastUpdateTime != null ? b.lastUpdateTime : Instant.EPOCH,
+        b.revision);
+  }
+
+  private Session(
+      String id,
+      String appName,
+      String userId,
+      ConcurrentMap<String, Object> state,
+      List<Event> events,
+      Instant lastUpdateTime,
+      long revision) {
+    this.id = id;
+    this.appName = appName;
+    this.userId = userId;
+    this.state = state;
     this.readOnlyState = new ReadOnlyStateMap(this, state);
-    this.events = EventLog.of(b.events.snapshot());
-    this.lastUpdateTime = b.lastUpdateTime != null ? b.lastUpdateTime : Instant.EPOCH;
-    this.revision = b.revision;
+    this.events = EventLog.of(events);
+    this.lastUpdateTime = lastUpdateTime;
+    this.revision = revision;
+  }
+
+  /**
+   * A copy read by a store, without a builder's copies: it takes {@code state} (no null values,
+   * owned by the new copy from now on) and shares {@code events} when they are a snapshot of an
+   * event log. The ids are the stored ones, checked when the session was created.
+   */
+  static Session read(
+      String id,
+      String appName,
+      String userId,
+      ConcurrentMap<String, Object> state,
+      List<Event> events,
+      Instant lastUpdateTime,
+      long revision) {
+    return new Session(id, appName, userId, state, events, lastUpdateTime, revision);
   }
 
   /** A builder for a session with {@code id}; used by session services and tests. */

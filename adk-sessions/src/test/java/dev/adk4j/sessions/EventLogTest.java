@@ -117,4 +117,37 @@ class EventLogTest {
       readers.shutdownNow();
     }
   }
+
+  @Test
+  void windowsOfASnapshot_areSnapshots_andLogsMadeFromThemNeverWriteIntoTheSource() {
+    int total = 2 * EventLog.CHUNK + 9;
+    List<Event> all = events("e", total);
+    for (int from : new int[] {0, 1, EventLog.CHUNK - 1, EventLog.CHUNK, total - 10, total}) {
+      for (int to : new int[] {from, Math.min(total, from + 3), total}) {
+        EventLog source = EventLog.of(all);
+        List<Event> window = source.snapshot().subList(from, to);
+        assertThat(window).containsExactlyElementsOf(all.subList(from, to));
+        assertThat(window.subList(0, window.size())).containsExactlyElementsOf(window);
+
+        EventLog fork = EventLog.of(window);
+        List<Event> forkMore = events("f", EventLog.CHUNK + 2);
+        List<Event> sourceMore = events("s", EventLog.CHUNK + 2);
+        for (int i = 0; i < forkMore.size(); i++) {
+          fork.add(forkMore.get(i));
+          source.add(sourceMore.get(i));
+        }
+        List<Event> expectedFork = new ArrayList<>(all.subList(from, to));
+        expectedFork.addAll(forkMore);
+        List<Event> expectedSource = new ArrayList<>(all);
+        expectedSource.addAll(sourceMore);
+        assertThat(fork.snapshot())
+            .as("fork of [%d, %d)", from, to)
+            .containsExactlyElementsOf(expectedFork);
+        assertThat(source.snapshot()).containsExactlyElementsOf(expectedSource);
+        assertThat(window).containsExactlyElementsOf(all.subList(from, to));
+      }
+    }
+    assertThatThrownBy(() -> EventLog.of(all).snapshot().subList(3, 2))
+        .isInstanceOf(IndexOutOfBoundsException.class);
+  }
 }

@@ -125,4 +125,27 @@ class JsonSizesTest {
   private static long bytes(String json) {
     return json.getBytes(StandardCharsets.UTF_8).length;
   }
+
+  /**
+   * The bounds count some fields of google-genai's types and write the value when any other is set.
+   * A field added by a google-genai upgrade and named in neither list would be silently left out of
+   * the bound (and a value over the limit stored): this fails first.
+   */
+  @org.junit.jupiter.api.Test
+  void everyFieldOfTheCountedGenaiTypesIsEitherCountedOrWritten() {
+    JsonSizes.COUNTED.forEach(
+        (type, counted) -> {
+          List<String> getters = new ArrayList<>();
+          for (java.lang.reflect.Method m : type.getMethods()) {
+            if (m.getParameterCount() == 0
+                && m.getReturnType() == java.util.Optional.class
+                && java.lang.reflect.Modifier.isAbstract(m.getModifiers())) {
+              getters.add(m.getName());
+            }
+          }
+          List<String> named = new ArrayList<>(counted);
+          named.addAll(JsonSizes.WRITTEN.get(type));
+          assertThat(named).as(type.getSimpleName()).containsExactlyInAnyOrderElementsOf(getters);
+        });
+  }
 }

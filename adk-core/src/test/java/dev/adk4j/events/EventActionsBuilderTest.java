@@ -1,0 +1,61 @@
+package dev.adk4j.events;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.adk4j.state.State;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Built actions share the builder's delta until the builder changes it: neither the builder nor the
+ * caller's map may then change what was built.
+ */
+class EventActionsBuilderTest {
+
+  @Test
+  void aBuilderReusedAfterBuild_neverChangesTheActionsItBuilt() {
+    EventActions.Builder b = EventActions.builder().putState("a", 1);
+    EventActions first = b.build();
+    b.putState("b", 2).removeState("a");
+    EventActions second = b.build();
+    b.stateDelta(Map.of("c", 3));
+    EventActions third = b.build();
+
+    assertThat(first.stateDelta()).containsExactly(Map.entry("a", 1));
+    Map<String, Object> secondExpected = new LinkedHashMap<>();
+    secondExpected.put("a", null);
+    secondExpected.put("b", 2);
+    assertThat(second.stateDelta()).isEqualTo(secondExpected);
+    assertThat(third.stateDelta()).containsExactly(Map.entry("c", 3));
+  }
+
+  @Test
+  void theDeltaIsACopyOfTheCallersMap_andReadOnly() {
+    Map<String, Object> mine = new HashMap<>(Map.of("k", "v", "gone", State.REMOVED));
+    EventActions actions = EventActions.builder().stateDelta(mine).build();
+    mine.put("k", "changed");
+    mine.put("new", 1);
+
+    assertThat(actions.stateDelta()).containsEntry("k", "v").containsEntry("gone", null).hasSize(2);
+    assertThatThrownBy(() -> actions.stateDelta().put("x", 1))
+        .isInstanceOf(UnsupportedOperationException.class);
+  }
+
+  @Test
+  void mergeAndToBuilder_leaveBothSourcesAsTheyWere() {
+    EventActions left = EventActions.builder().putState("a", 1).putState("b", 1).build();
+    EventActions right = EventActions.builder().putState("b", 2).putState("c", 3).build();
+
+    EventActions merged = left.merge(right);
+    EventActions changed = left.toBuilder().putState("a", 9).build();
+
+    assertThat(merged.stateDelta())
+        .containsExactly(Map.entry("a", 1), Map.entry("b", 2), Map.entry("c", 3));
+    assertThat(left.stateDelta()).containsExactly(Map.entry("a", 1), Map.entry("b", 1));
+    assertThat(right.stateDelta()).containsExactly(Map.entry("b", 2), Map.entry("c", 3));
+    assertThat(changed.stateDelta()).containsExactly(Map.entry("a", 9), Map.entry("b", 1));
+  }
+}
