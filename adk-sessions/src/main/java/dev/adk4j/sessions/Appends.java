@@ -206,8 +206,7 @@ final class Appends {
                         .stateIncrements(Map.of())
                         .build())
                 .build();
-    limits.checkValues(kept, session::describe);
-    limits.checkEvent(stored, session::describe);
+    limits.checkAppend(kept, stored, session::describe); // stored's delta is kept
     return new PendingAppend(session, stored, full, kept, expected, increments);
   }
 

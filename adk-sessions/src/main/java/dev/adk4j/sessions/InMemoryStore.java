@@ -248,7 +248,8 @@ final class InMemoryStore implements SessionStore {
           resolved.put(key, append.incremented(key, scopeOf(key, app, user, stored).get(key)));
         }
       }
-      // One pass over the stored delta, each key to its scope's map (values come frozen).
+      // One pass over the stored delta, each key to its scope's map. The values are frozen
+      // (PendingAppend's contract): kept as they are, shared by every read.
       for (Map.Entry<String, @Nullable Object> e : append.storedDelta().entrySet()) {
         String key = e.getKey();
         Object value = e.getValue();
@@ -258,7 +259,7 @@ final class InMemoryStore implements SessionStore {
         } else if (value == null) {
           target.remove(key);
         } else {
-          target.put(key, Json.freeze(value));
+          target.put(key, value);
         }
       }
       for (Map.Entry<String, Object> e : resolved.entrySet()) {

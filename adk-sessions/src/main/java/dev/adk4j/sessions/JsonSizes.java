@@ -110,12 +110,20 @@ final class JsonSizes {
   }
 
   static long eventAtMost(Event e) {
+    return eventAtMost(e, valueAtMost(e.actions().stateDelta()));
+  }
+
+  /**
+   * {@link #eventAtMost(Event)} given {@code deltaAtMost}, the {@link #valueAtMost} of the event's
+   * state delta (computed once by a caller that also bounds each value).
+   */
+  static long eventAtMost(Event e, long deltaAtMost) {
     EventActions a = e.actions();
     long n = EVENT_FRAME;
     n += stringAtMost(e.id()) + stringAtMost(e.invocationId()) + stringAtMost(e.author());
     n += optional(e.branch()) + optional(e.errorCode()) + optional(e.errorMessage());
     n += contentAtMost(e.content().orElse(null));
-    n += valueAtMost(a.stateDelta());
+    n += deltaAtMost;
     for (String name : a.artifactDelta().keySet()) {
       n += stringAtMost(name) + 13;
     }

@@ -86,9 +86,28 @@ public final class SessionLimits {
     }
   }
 
-  /** Refuses an event, as it will be stored, over {@link #maxEventBytes()}. */
-  void checkEvent(Event stored, Supplier<String> where) {
-    if (JsonSizes.eventAtMost(stored) > maxEventBytes) {
+  /**
+   * Refuses a value of {@code storedDelta} over {@link #maxValueBytes()}, then {@code stored}
+   * (whose state delta is {@code storedDelta}) over {@link #maxEventBytes()}: each value is bounded
+   * once, for both checks.
+   */
+  void checkAppend(
+      Map<String, @Nullable Object> storedDelta, Event stored, Supplier<String> where) {
+    long deltaAtMost = 2;
+    for (Map.Entry<String, @Nullable Object> e : storedDelta.entrySet()) {
+      Object value = e.getValue();
+      long valueAtMost = JsonSizes.valueAtMost(value);
+      if (value != null && valueAtMost > maxValueBytes) {
+        check(
+            value,
+            maxValueBytes,
+            "maxValueBytes",
+            "State value for key '" + e.getKey() + "'",
+            where);
+      }
+      deltaAtMost += JsonSizes.stringAtMost(e.getKey()) + 2 + valueAtMost;
+    }
+    if (JsonSizes.eventAtMost(stored, deltaAtMost) > maxEventBytes) {
       check(stored, maxEventBytes, "maxEventBytes", "Event '" + stored.id() + "'", where);
     }
   }
