@@ -2,7 +2,16 @@ package dev.adk4j.agents;
 
 import io.reactivex.rxjava3.core.Flowable;
 import io.reactivex.rxjava3.core.FlowableEmitter;
+import io.reactivex.rxjava3.core.FlowableSubscriber;
 import io.reactivex.rxjava3.functions.Consumer;
+import java.time.Duration;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
+import org.reactivestreams.Subscription;
 
 /** Helpers for consuming agents' event flows inside other agents. */
 final class Flows {
@@ -18,6 +27,96 @@ final class Flows {
     events.blockingSubscribe(onEvent, e -> failure[0] = e);
     if (failure[0] != null) {
       sneakyThrow(failure[0]);
+    }
+  }
+
+  /**
+   * {@link #forEach}, failing with {@code onTimeout}'s error (after cancelling the flow) when no
+   * signal arrives for {@code timeout}: before the first item, or between two. Zero waits for ever.
+   *
+   * <p>The calling thread waits for each signal with a deadline, so no timer is scheduled per item
+   * (RxJava's {@code timeout} operator schedules one on another thread, waking it, for every item
+   * of every model call).
+   */
+  static <T> void forEach(
+      Flowable<T> items,
+      Duration timeout,
+      Supplier<? extends Throwable> onTimeout,
+      Consumer<? super T> onItem) {
+    if (timeout.isZero()) {
+      forEach(items, onItem);
+      return;
+    }
+    BlockingQueue<Object> signals = new LinkedBlockingQueue<>();
+    AtomicReference<@Nullable Subscription> subscription = new AtomicReference<>();
+    items.subscribe(
+        new FlowableSubscriber<T>() {
+          @Override
+          public void onSubscribe(Subscription s) {
+            subscription.set(s);
+            s.request(Long.MAX_VALUE);
+          }
+
+          @Override
+          public void onNext(T item) {
+            signals.add(item);
+          }
+
+          @Override
+          public void onError(Throwable e) {
+            signals.add(new Failure(e));
+          }
+
+          @Override
+          public void onComplete() {
+            signals.add(DONE);
+          }
+        });
+    long nanos = Math.max(1, timeout.toNanos());
+    Throwable failure = null;
+    try {
+      while (true) {
+        Object signal = signals.poll(nanos, TimeUnit.NANOSECONDS);
+        if (signal == null) {
+          cancel(subscription);
+          failure = onTimeout.get();
+          break;
+        }
+        if (signal == DONE) {
+          break;
+        }
+        if (signal instanceof Failure) {
+          failure = ((Failure) signal).error;
+          break;
+        }
+        @SuppressWarnings("unchecked")
+        T item = (T) signal;
+        onItem.accept(item);
+      }
+    } catch (Throwable t) { // interrupted, or onItem failed: the flow is abandoned
+      cancel(subscription);
+      failure = t;
+    }
+    if (failure != null) {
+      sneakyThrow(failure);
+    }
+  }
+
+  private static final Object DONE = new Object();
+
+  /** An error signal in the queue of {@link #forEach(Flowable, Duration, Supplier, Consumer)}. */
+  private static final class Failure {
+    final Throwable error;
+
+    Failure(Throwable error) {
+      this.error = error;
+    }
+  }
+
+  private static void cancel(AtomicReference<@Nullable Subscription> subscription) {
+    Subscription s = subscription.get();
+    if (s != null) {
+      s.cancel();
     }
   }
 

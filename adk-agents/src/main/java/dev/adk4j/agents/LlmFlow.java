@@ -10,7 +10,6 @@ import dev.adk4j.models.LlmException;
 import dev.adk4j.models.LlmRequest;
 import dev.adk4j.models.LlmResponse;
 import dev.adk4j.tools.BaseTool;
-import io.reactivex.rxjava3.core.Flowable;
 import io.reactivex.rxjava3.core.FlowableEmitter;
 import io.reactivex.rxjava3.core.Scheduler;
 import io.reactivex.rxjava3.schedulers.Schedulers;
@@ -19,7 +18,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.jspecify.annotations.Nullable;
@@ -121,11 +119,11 @@ final class LlmFlow {
       // The model's flow runs on a thread of its own, so a model that produces its responses
       // while being subscribed to (a blocking HTTP read) still hands each streamed piece over
       // as it arrives; this thread emits it at once.
+      Duration timeout = ctx.runConfig().llmCallTimeout();
       Flows.forEach(
-          withTimeout(
-              llm.generateContent(request, stream).subscribeOn(MODEL_CALLS),
-              llm,
-              ctx.runConfig().llmCallTimeout()),
+          llm.generateContent(request, stream).subscribeOn(MODEL_CALLS),
+          timeout,
+          () -> timedOut(llm, timeout),
           r -> {
             if (r.partial().orElse(false)) {
               emit(agent.newEvent(ctx).content(r.content().orElse(null)).partial(true).build());
@@ -215,34 +213,22 @@ final class LlmFlow {
   }
 
   /**
-   * {@code responses} failing with an {@link LlmException} when the model produces no response for
-   * {@code timeout} (before the first one, or between two); zero means no limit. The model's flow
-   * is cancelled then: a thread blocked in it stays blocked until its own I/O times out or returns,
-   * but the invocation goes on without it.
+   * The error of a model call that produced no response for {@code timeout} (before the first one,
+   * or between two). The model's flow is cancelled then: a thread blocked in it stays blocked until
+   * its own I/O times out or returns, but the invocation goes on without it.
    */
-  private Flowable<LlmResponse> withTimeout(
-      Flowable<LlmResponse> responses, BaseLlm llm, Duration timeout) {
-    if (timeout.isZero()) {
-      return responses;
-    }
-    long millis = Math.max(1, timeout.toMillis());
-    return responses.timeout(
-        millis,
-        TimeUnit.MILLISECONDS,
-        Flowable.defer(
-            () ->
-                Flowable.error(
-                    new LlmException(
-                        llm.model(),
-                        0,
-                        "Model '"
-                            + llm.model()
-                            + "' of agent '"
-                            + agent.name()
-                            + "' gave no response within "
-                            + millis
-                            + " ms (RunConfig.llmCallTimeout); the call was abandoned",
-                        new TimeoutException()))));
+  private LlmException timedOut(BaseLlm llm, Duration timeout) {
+    return new LlmException(
+        llm.model(),
+        0,
+        "Model '"
+            + llm.model()
+            + "' of agent '"
+            + agent.name()
+            + "' gave no response within "
+            + Math.max(1, timeout.toMillis())
+            + " ms (RunConfig.llmCallTimeout); the call was abandoned",
+        new TimeoutException());
   }
 
   /** Gives every function call without an id one, so its response can name it. */
