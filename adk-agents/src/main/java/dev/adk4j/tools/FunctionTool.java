@@ -1,9 +1,6 @@
 package dev.adk4j.tools;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.JavaType;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.google.genai.types.FunctionDeclaration;
 import com.google.genai.types.Schema;
 import com.google.genai.types.Type;
@@ -17,7 +14,6 @@ import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.lang.reflect.Parameter;
-import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -26,9 +22,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.OptionalDouble;
-import java.util.OptionalInt;
-import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.CompletionStage;
 import java.util.regex.Pattern;
@@ -80,21 +73,9 @@ public final class FunctionTool extends BaseTool {
   /** Gemini's rule for function names. */
   private static final Pattern TOOL_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_.:-]{0,63}");
 
-  /**
-   * The shared mapper, except that a fractional number is refused for an integer type instead of
-   * being truncated; integral floating-point arguments are turned into integers first (see {@link
-   * #integral}), so {@code 3.0} still reads as {@code 3}.
-   */
-  private static final ObjectMapper ARGUMENTS =
-      Json.newMapper().disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT);
-
-  /** One parameter of the method: an argument the model gives, or the injected context. */
-  private record Param(
-      String name, @Nullable JavaType javaType, boolean context, boolean optional) {}
-
   private final @Nullable Object instance;
   private final Method method;
-  private final List<Param> params;
+  private final FunctionArguments arguments;
   private final FunctionDeclaration declaration;
 
   private FunctionTool(
@@ -102,12 +83,12 @@ public final class FunctionTool extends BaseTool {
       Method method,
       String name,
       String description,
-      List<Param> params,
+      FunctionArguments arguments,
       FunctionDeclaration declaration) {
     super(name, description);
     this.instance = instance;
     this.method = method;
-    this.params = params;
+    this.arguments = arguments;
     this.declaration = declaration;
   }
 
@@ -230,13 +211,13 @@ public final class FunctionTool extends BaseTool {
     }
     String description = methodSchema != null ? methodSchema.description() : "";
 
-    List<Param> params = new ArrayList<>();
+    List<FunctionArguments.Param> params = new ArrayList<>();
     Map<String, Schema> properties = new LinkedHashMap<>();
     List<String> required = new ArrayList<>();
     Set<String> names = new HashSet<>();
     for (Parameter p : method.getParameters()) {
       if (isContext(p.getType())) {
-        params.add(new Param(p.getName(), null, true, true));
+        params.add(FunctionArguments.Param.context(p.getName()));
         continue;
       }
       Annotations.Schema ps = p.getAnnotation(Annotations.Schema.class);
@@ -267,8 +248,7 @@ public final class FunctionTool extends BaseTool {
       if (!optional) {
         required.add(argName);
       }
-      params.add(
-          new Param(argName, ARGUMENTS.constructType(p.getParameterizedType()), false, optional));
+      params.add(FunctionArguments.Param.argument(argName, p.getParameterizedType(), optional));
     }
 
     FunctionDeclaration.Builder d = FunctionDeclaration.builder().name(name);
@@ -283,7 +263,12 @@ public final class FunctionTool extends BaseTool {
       d.parameters(parameters.build());
     }
     return new FunctionTool(
-        isStatic ? null : instance, method, name, description, List.copyOf(params), d.build());
+        isStatic ? null : instance,
+        method,
+        name,
+        description,
+        new FunctionArguments(name, params),
+        d.build());
   }
 
   /** The function declaration derived from the method; always present. */
@@ -302,13 +287,13 @@ public final class FunctionTool extends BaseTool {
   @Override
   public Single<Map<String, Object>> runAsync(
       @Nullable Map<String, Object> args, @Nullable ToolContext context) {
-    Map<String, Object> arguments = args == null ? Map.of() : args;
+    Map<String, Object> given = args == null ? Map.of() : args;
     return Single.defer(
             () -> {
               Object[] values;
               try {
-                values = bind(arguments, context);
-              } catch (InvalidArgumentException e) {
+                values = arguments.bind(given, context);
+              } catch (FunctionArguments.InvalidArgumentException e) {
                 return Single.just(ToolFailures.invalidArguments(e.getMessage()));
               }
               Object result;
@@ -322,139 +307,6 @@ public final class FunctionTool extends BaseTool {
         // The same rule as for a tool that throws to its agent: the failed call's state writes
         // are dropped, so only its error response is stored.
         .onErrorReturn(error -> ToolFailures.threw(name(), error, context));
-  }
-
-  // ---- arguments ----
-
-  /** Thrown by {@link #bind}; its message is the error response. */
-  private static final class InvalidArgumentException extends Exception {
-    private static final long serialVersionUID = 1L;
-
-    private final String reason;
-
-    InvalidArgumentException(String message) {
-      super(message);
-      this.reason = message;
-    }
-
-    /** Never null: every one is thrown with a message. */
-    @Override
-    public String getMessage() {
-      return reason;
-    }
-  }
-
-  private Object[] bind(Map<String, Object> args, @Nullable ToolContext context)
-      throws InvalidArgumentException {
-    Object[] values = new Object[params.size()];
-    for (int i = 0; i < values.length; i++) {
-      Param p = params.get(i);
-      if (p.context()) {
-        values[i] = context;
-        continue;
-      }
-      JavaType type =
-          Objects.requireNonNull(p.javaType(), "every parameter but the ToolContext has a type");
-      Object raw = args.get(p.name());
-      if (raw == null) {
-        if (!p.optional()) {
-          throw new InvalidArgumentException(
-              "Tool '"
-                  + name()
-                  + "' was called without its required argument '"
-                  + p.name()
-                  + "' ("
-                  + describe(type)
-                  + ")");
-        }
-        values[i] = absent(type.getRawClass());
-        continue;
-      }
-      try {
-        values[i] = ARGUMENTS.convertValue(integral(raw), type);
-      } catch (IllegalArgumentException e) {
-        throw new InvalidArgumentException(
-            "Tool '"
-                + name()
-                + "' got an invalid value for argument '"
-                + p.name()
-                + "': expected "
-                + describe(type)
-                + ", got "
-                + abbreviate(Json.toJson(raw))
-                + " ("
-                + jacksonMessage(e)
-                + ")");
-      }
-    }
-    return values;
-  }
-
-  /** The value of an optional parameter the model left out. */
-  private static @Nullable Object absent(Class<?> type) {
-    if (type == Optional.class) {
-      return Optional.empty();
-    }
-    if (type == OptionalInt.class) {
-      return OptionalInt.empty();
-    }
-    if (type == OptionalLong.class) {
-      return OptionalLong.empty();
-    }
-    if (type == OptionalDouble.class) {
-      return OptionalDouble.empty();
-    }
-    if (type.isPrimitive()) {
-      return java.lang.reflect.Array.get(java.lang.reflect.Array.newInstance(type, 1), 0);
-    }
-    return null;
-  }
-
-  /**
-   * {@code value} with every floating-point number that has no fraction turned into an integer, so
-   * that the strict {@link #ARGUMENTS} mapper reads {@code 3.0} into an {@code int} but refuses
-   * {@code 3.5}. Models often send integers as floating-point numbers.
-   */
-  private static @Nullable Object integral(@Nullable Object value) {
-    if (value instanceof Double || value instanceof Float) {
-      double d = ((Number) value).doubleValue();
-      if (d == Math.rint(d) && Math.abs(d) < 0x1p53) {
-        return (long) d;
-      }
-      return value;
-    }
-    if (value instanceof BigDecimal b) {
-      BigDecimal stripped = b.stripTrailingZeros();
-      // Bounded, so that a number like 1e1000000 is not expanded into a million digits.
-      boolean integral = stripped.scale() <= 0 && stripped.precision() - stripped.scale() <= 40;
-      return integral ? stripped.toBigIntegerExact() : b;
-    }
-    if (value instanceof Map<?, ?> map) {
-      Map<Object, Object> copy = new LinkedHashMap<>();
-      map.forEach((k, v) -> copy.put(k, integral(v)));
-      return copy;
-    }
-    if (value instanceof List<?> list) {
-      List<Object> copy = new ArrayList<>(list.size());
-      for (Object o : list) {
-        copy.add(integral(o));
-      }
-      return copy;
-    }
-    return value;
-  }
-
-  private static String describe(JavaType type) {
-    Class<?> raw = type.getRawClass();
-    if (raw.isEnum()) {
-      return "one of "
-          + java.util.Arrays.stream(raw.getEnumConstants())
-              .map(c -> ARGUMENTS.convertValue(c, String.class))
-              .collect(Collectors.joining(", "));
-    }
-    return type.isContainerType() || type.hasGenericTypes()
-        ? type.toCanonical()
-        : raw.getSimpleName();
   }
 
   // ---- results ----
@@ -548,16 +400,5 @@ public final class FunctionTool extends BaseTool {
               + "): rename one, or pass the Method to FunctionTool.create");
     }
     return found.get(0);
-  }
-
-  private static String jacksonMessage(IllegalArgumentException e) {
-    Throwable cause = e.getCause();
-    String message =
-        cause instanceof JsonProcessingException jpe ? jpe.getOriginalMessage() : e.getMessage();
-    return abbreviate(String.valueOf(message).lines().findFirst().orElse(""));
-  }
-
-  private static String abbreviate(String s) {
-    return s.length() <= 200 ? s : s.substring(0, 200) + "…";
   }
 }

@@ -2,24 +2,13 @@ package dev.adk4j.models;
 
 import com.google.genai.Client;
 import com.google.genai.ResponseStream;
-import com.google.genai.errors.ApiException;
-import com.google.genai.errors.GenAiIOException;
-import com.google.genai.types.Candidate;
-import com.google.genai.types.Content;
-import com.google.genai.types.FinishReason;
-import com.google.genai.types.GenerateContentResponse;
-import com.google.genai.types.GenerateContentResponsePromptFeedback;
-import com.google.genai.types.GenerateContentResponseUsageMetadata;
 import com.google.genai.types.HttpOptions;
 import com.google.genai.types.HttpRetryOptions;
-import com.google.genai.types.Part;
 import dev.adk4j.internal.JulToSlf4j;
 import io.reactivex.rxjava3.core.BackpressureStrategy;
 import io.reactivex.rxjava3.core.Flowable;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 
@@ -70,8 +59,6 @@ public final class Gemini extends BaseLlm implements AutoCloseable {
   /** Environment variable read for the base URL when none is given to the builder. */
   public static final String GOOGLE_GEMINI_BASE_URL = "GOOGLE_GEMINI_BASE_URL";
 
-  private static final String UNKNOWN_ERROR = "UNKNOWN_ERROR";
-
   private final Client client;
   private final boolean ownsClient;
 
@@ -120,7 +107,7 @@ public final class Gemini extends BaseLlm implements AutoCloseable {
                   LlmResponse response;
                   try {
                     response =
-                        toLlmResponse(
+                        GeminiResponses.toLlmResponse(
                             client.models.generateContent(
                                 modelName, request.contents(), request.config()));
                   } catch (RuntimeException e) {
@@ -134,7 +121,7 @@ public final class Gemini extends BaseLlm implements AutoCloseable {
                   emitter.onComplete();
                 },
                 BackpressureStrategy.BUFFER);
-    return responses.onErrorResumeNext(e -> Flowable.error(translate(e, modelName)));
+    return responses.onErrorResumeNext(e -> Flowable.error(GeminiErrors.translate(e, modelName)));
   }
 
   private Flowable<LlmResponse> generateStream(LlmRequest request, String modelName) {
@@ -163,225 +150,6 @@ public final class Gemini extends BaseLlm implements AutoCloseable {
   @Override
   public String toString() {
     return "Gemini{model=" + model() + "}";
-  }
-
-  private static Throwable translate(Throwable e, String modelName) {
-    if (e instanceof ApiException) {
-      ApiException api = (ApiException) e;
-      String status = api.status() == null || api.status().isEmpty() ? "" : " " + api.status();
-      return new LlmException(
-          modelName,
-          api.code(),
-          "Gemini model '"
-              + modelName
-              + "' answered HTTP "
-              + api.code()
-              + status
-              + ": "
-              + api.message(),
-          e);
-    }
-    if (e instanceof GenAiIOException
-        && e.getCause() instanceof com.fasterxml.jackson.core.JsonProcessingException) {
-      return malformed(modelName, e);
-    }
-    if (e instanceof GenAiIOException) {
-      return new LlmException(
-          modelName,
-          0,
-          "Gemini model '"
-              + modelName
-              + "' could not be reached: "
-              + e.getMessage()
-              + (e.getCause() == null
-                  ? ""
-                  : " ("
-                      + e.getCause().getClass().getSimpleName()
-                      + ": "
-                      + e.getCause().getMessage()
-                      + ")"),
-          e);
-    }
-    if (e instanceof ClassCastException
-        || e instanceof IllegalStateException
-        || e instanceof NullPointerException) {
-      // How the client fails on JSON of another shape than a response (a string where it reads
-      // a list, a missing object): the call failed, as for an HTTP error.
-      return malformed(modelName, e);
-    }
-    return e;
-  }
-
-  private static LlmException malformed(String modelName, Throwable e) {
-    Throwable detail = e.getCause() != null ? e.getCause() : e;
-    String what =
-        detail.getMessage() == null
-            ? ""
-            : ": " + detail.getMessage().lines().findFirst().orElse("");
-    return new LlmException(
-        modelName,
-        0,
-        "Gemini model '"
-            + modelName
-            + "' answered a malformed response that could not be read ("
-            + detail.getClass().getSimpleName()
-            + what
-            + ")",
-        e);
-  }
-
-  /** The non-streamed response: the first candidate's content as received. */
-  static LlmResponse toLlmResponse(GenerateContentResponse response) {
-    Optional<Candidate> candidate =
-        response.candidates().flatMap(candidates -> candidates.stream().findFirst());
-    Optional<Content> content = candidate.flatMap(Candidate::content);
-    if (content.isPresent() && !content.get().parts().orElse(List.of()).isEmpty()) {
-      return LlmResponse.builder()
-          .content(content.get())
-          .usageMetadata(response.usageMetadata().orElse(null))
-          .build();
-    }
-    return withoutContent(
-        candidate.isPresent(),
-        content.orElse(null),
-        candidate.flatMap(Candidate::finishReason).orElse(null),
-        candidate.flatMap(Candidate::finishMessage).orElse(null),
-        response.promptFeedback().orElse(null),
-        response.usageMetadata().orElse(null));
-  }
-
-  /**
-   * The response when the model produced no parts: an error response for a blocked prompt or an
-   * abnormal stop, otherwise (a normal stop with nothing to say) the empty content.
-   */
-  private static LlmResponse withoutContent(
-      boolean hadCandidate,
-      @Nullable Content content,
-      @Nullable FinishReason finishReason,
-      @Nullable String finishMessage,
-      @Nullable GenerateContentResponsePromptFeedback feedback,
-      @Nullable GenerateContentResponseUsageMetadata usage) {
-    LlmResponse.Builder b = LlmResponse.builder().usageMetadata(usage);
-    if (!hadCandidate) {
-      if (feedback != null && feedback.blockReason().isPresent()) {
-        String reason = feedback.blockReason().get().toString();
-        return b.errorCode(reason)
-            .errorMessage(
-                feedback
-                    .blockReasonMessage()
-                    .orElse("The prompt was blocked by the model (" + reason + ")"))
-            .build();
-      }
-      return b.errorCode(UNKNOWN_ERROR).errorMessage("The model returned no candidate").build();
-    }
-    if (finishReason == null
-        || finishReason.knownEnum() == FinishReason.Known.STOP
-        || finishReason.knownEnum() == FinishReason.Known.FINISH_REASON_UNSPECIFIED) {
-      return b.content(
-              content != null ? content : Content.builder().role("model").parts(List.of()).build())
-          .build();
-    }
-    String reason = finishReason.toString();
-    return b.errorCode(reason)
-        .errorMessage(
-            finishMessage != null
-                ? finishMessage
-                : "The model stopped without content (finish reason " + reason + ")")
-        .build();
-  }
-
-  /**
-   * Turns streamed chunks into partial responses and the final aggregated response. One per
-   * subscription; used from one thread at a time.
-   */
-  static final class StreamAggregator {
-    private final List<Part> parts = new ArrayList<>();
-    private @Nullable StringBuilder text;
-    private boolean textThought;
-    private byte @Nullable [] textSignature;
-    private boolean sawCandidate;
-    private @Nullable FinishReason finishReason;
-    private @Nullable String finishMessage;
-    private @Nullable GenerateContentResponsePromptFeedback feedback;
-    private @Nullable GenerateContentResponseUsageMetadata usage;
-
-    /** Records {@code chunk}; returns the partial response for its text, if it has any. */
-    List<LlmResponse> add(GenerateContentResponse chunk) {
-      chunk.usageMetadata().ifPresent(u -> usage = u);
-      chunk.promptFeedback().ifPresent(f -> feedback = f);
-      Optional<Candidate> candidate =
-          chunk.candidates().flatMap(candidates -> candidates.stream().findFirst());
-      if (candidate.isEmpty()) {
-        return List.of();
-      }
-      sawCandidate = true;
-      candidate.get().finishReason().ifPresent(r -> finishReason = r);
-      candidate.get().finishMessage().ifPresent(m -> finishMessage = m);
-      List<Part> chunkParts =
-          candidate.get().content().flatMap(Content::parts).orElse(List.<Part>of());
-      List<Part> textParts = new ArrayList<>();
-      boolean hasText = false;
-      for (Part part : chunkParts) {
-        if (part.text().isPresent()) {
-          appendText(part);
-          textParts.add(part);
-          hasText |= !part.text().get().isEmpty();
-        } else {
-          flushText();
-          parts.add(part);
-        }
-      }
-      if (!hasText) {
-        return List.of();
-      }
-      return List.of(
-          LlmResponse.builder()
-              .content(Content.builder().role("model").parts(textParts).build())
-              .partial(true)
-              .usageMetadata(chunk.usageMetadata().orElse(null))
-              .build());
-    }
-
-    private void appendText(Part part) {
-      boolean thought = part.thought().orElse(false);
-      if (text != null && thought != textThought) {
-        flushText();
-      }
-      if (text == null) {
-        text = new StringBuilder();
-        textThought = thought;
-      }
-      text.append(part.text().orElse(""));
-      part.thoughtSignature().ifPresent(s -> textSignature = s);
-    }
-
-    private void flushText() {
-      if (text == null) {
-        return;
-      }
-      Part.Builder merged = Part.builder().text(text.toString());
-      if (textThought) {
-        merged.thought(true);
-      }
-      if (textSignature != null) {
-        merged.thoughtSignature(textSignature);
-      }
-      parts.add(merged.build());
-      text = null;
-      textSignature = null;
-    }
-
-    /** The final, aggregated response. Call once, after the last chunk. */
-    LlmResponse finish() {
-      flushText();
-      if (!parts.isEmpty()) {
-        return LlmResponse.builder()
-            .content(Content.builder().role("model").parts(List.copyOf(parts)).build())
-            .usageMetadata(usage)
-            .build();
-      }
-      return withoutContent(sawCandidate, null, finishReason, finishMessage, feedback, usage);
-    }
   }
 
   /**

@@ -2,7 +2,6 @@ package dev.adk4j.testing;
 
 import com.google.genai.types.Content;
 import com.google.genai.types.FunctionCall;
-import com.google.genai.types.FunctionDeclaration;
 import com.google.genai.types.FunctionResponse;
 import com.google.genai.types.Part;
 import dev.adk4j.models.BaseLlm;
@@ -10,14 +9,11 @@ import dev.adk4j.models.LlmRequest;
 import dev.adk4j.models.LlmResponse;
 import io.reactivex.rxjava3.core.Flowable;
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import org.jspecify.annotations.Nullable;
@@ -191,38 +187,22 @@ public final class ScriptedLlm extends BaseLlm {
 
   /** The system instruction of {@code request}; empty if it has none. */
   public static String instruction(LlmRequest request) {
-    return request.systemInstruction().orElse("");
+    return Requests.instruction(request);
   }
 
   /** The text of the last {@code user} content of {@code request} that has text; empty if none. */
   public static String userText(LlmRequest request) {
-    List<Content> contents = request.contents();
-    for (int i = contents.size() - 1; i >= 0; i--) {
-      Content c = contents.get(i);
-      if ("user".equals(c.role().orElse(null))) {
-        String text = text(c);
-        if (!text.isEmpty()) {
-          return text;
-        }
-      }
-    }
-    return "";
+    return Requests.userText(request);
   }
 
   /** The names of the tools (function declarations) {@code request} offered, in order. */
   public static List<String> toolNames(LlmRequest request) {
-    return request.functionDeclarations().stream()
-        .map(FunctionDeclaration::name)
-        .map(n -> n.orElse(""))
-        .toList();
+    return Requests.toolNames(request);
   }
 
   /** The function responses (tool results) in the contents of {@code request}, in order. */
   public static List<FunctionResponse> functionResponses(LlmRequest request) {
-    return request.contents().stream()
-        .flatMap(c -> c.parts().orElse(List.of()).stream())
-        .flatMap(p -> p.functionResponse().stream())
-        .toList();
+    return Requests.functionResponses(request);
   }
 
   // ---- the model ----
@@ -230,12 +210,7 @@ public final class ScriptedLlm extends BaseLlm {
   @Override
   public Flowable<LlmResponse> generateContent(LlmRequest request, boolean stream) {
     Objects.requireNonNull(request, "request");
-    return Flowable.defer(
-        () -> {
-          Step step = take(request);
-          Flowable<LlmResponse> flow = Flowable.defer(() -> step.flow(request, stream, this));
-          return step.delay == null ? flow : delayed(flow, step.delay);
-        });
+    return Flowable.defer(() -> take(request).flow(request, stream, model(), streamChunks));
   }
 
   private Step take(LlmRequest request) {
@@ -244,13 +219,13 @@ public final class ScriptedLlm extends BaseLlm {
       int call = requests.size();
       Lane lane = null;
       for (Lane l : lanes) {
-        if (l.matcher.test(request)) {
+        if (l.matches(request)) {
           lane = l;
           break;
         }
       }
       Lane used = lane != null ? lane : defaultLane;
-      Step step = used.steps.poll();
+      Step step = used.next();
       if (step != null) {
         return step;
       }
@@ -265,37 +240,10 @@ public final class ScriptedLlm extends BaseLlm {
               + "': "
               + overrun
               + ", which has no step left ("
-              + used.scripted
+              + used.scripted()
               + " scripted); add a step, or an otherwise(...) responder. The request: "
-              + summary(request));
+              + Requests.summary(request));
     }
-  }
-
-  /** Each response, and the error, {@code delay} after the signal before it; completion at once. */
-  private static Flowable<LlmResponse> delayed(Flowable<LlmResponse> flow, Duration delay) {
-    long nanos = delay.toNanos();
-    return flow.materialize()
-        .concatMap(
-            n ->
-                n.isOnComplete()
-                    ? Flowable.just(n)
-                    : Flowable.timer(nanos, TimeUnit.NANOSECONDS).map(tick -> n))
-        .dematerialize(n -> n);
-  }
-
-  /** {@code response} as partial text chunks, then itself; just itself if it has no text. */
-  private List<LlmResponse> chunked(LlmResponse response) {
-    String text = response.content().map(ScriptedLlm::text).orElse("");
-    if (response.partial().orElse(false) || response.errorCode().isPresent() || text.isEmpty()) {
-      return List.of(response);
-    }
-    int n = Math.min(streamChunks, text.length());
-    List<LlmResponse> out = new ArrayList<>();
-    for (int i = 0; i < n; i++) {
-      out.add(partialResponse(text.substring(i * text.length() / n, (i + 1) * text.length() / n)));
-    }
-    out.add(response);
-    return out;
   }
 
   // ---- what it was sent ----
@@ -362,9 +310,9 @@ public final class ScriptedLlm extends BaseLlm {
   /** How many steps are left, over the default script and all lanes. */
   public int remainingSteps() {
     synchronized (lock) {
-      int n = defaultLane.steps.size();
+      int n = defaultLane.remaining();
       for (Lane lane : lanes) {
-        n += lane.steps.size();
+        n += lane.remaining();
       }
       return n;
     }
@@ -381,13 +329,8 @@ public final class ScriptedLlm extends BaseLlm {
     synchronized (lock) {
       List<String> problems = new ArrayList<>();
       for (Lane lane : allLanes()) {
-        if (!lane.steps.isEmpty()) {
-          problems.add(
-              lane.steps.size()
-                  + " unused step(s) in "
-                  + lane.name
-                  + ": "
-                  + lane.steps.stream().map(s -> s.description).toList());
+        if (lane.remaining() > 0) {
+          problems.add(lane.remaining() + " unused step(s) in " + lane.name + ": " + lane.unused());
         }
       }
       for (String overrun : overruns) {
@@ -428,35 +371,6 @@ public final class ScriptedLlm extends BaseLlm {
     return Content.builder().role("model").parts(parts).build();
   }
 
-  /** The joined non-thought text of {@code content}. */
-  private static String text(Content content) {
-    StringBuilder sb = new StringBuilder();
-    for (Part part : content.parts().orElse(List.of())) {
-      if (!part.thought().orElse(false)) {
-        part.text().ifPresent(sb::append);
-      }
-    }
-    return sb.toString();
-  }
-
-  /** A one-line description of {@code request} for error messages. */
-  private static String summary(LlmRequest request) {
-    return "instruction "
-        + quote(instruction(request))
-        + ", last user text "
-        + quote(userText(request))
-        + ", tools "
-        + toolNames(request)
-        + ", "
-        + request.contents().size()
-        + " content(s)";
-  }
-
-  private static String quote(String text) {
-    String oneLine = text.replace('\n', ' ');
-    return '"' + (oneLine.length() > 120 ? oneLine.substring(0, 117) + "..." : oneLine) + '"';
-  }
-
   private static void requireText(String value, String what) {
     Objects.requireNonNull(value, what);
     if (value.isBlank()) {
@@ -465,108 +379,6 @@ public final class ScriptedLlm extends BaseLlm {
   }
 
   // ---- the script ----
-
-  /** What one call produces. Immutable. */
-  private static final class Step {
-    final String description;
-    final Kind kind;
-    final @Nullable Function<LlmRequest, LlmResponse> answer;
-    final @Nullable Function<LlmRequest, Flowable<LlmResponse>> flowable;
-    final List<LlmResponse> responses;
-    final @Nullable Throwable error;
-    final @Nullable Duration delay;
-
-    enum Kind {
-      /** One response (computed from the request), chunked into partials when streaming. */
-      ANSWER,
-      /** The given responses as they are, then the error if there is one. */
-      VERBATIM,
-      /** Whatever the function's Flowable emits. */
-      FLOWABLE,
-      /** Nothing, ever. */
-      NO_ANSWER
-    }
-
-    private Step(
-        String description,
-        Kind kind,
-        @Nullable Function<LlmRequest, LlmResponse> answer,
-        @Nullable Function<LlmRequest, Flowable<LlmResponse>> flowable,
-        List<LlmResponse> responses,
-        @Nullable Throwable error,
-        @Nullable Duration delay) {
-      this.description = description;
-      this.kind = kind;
-      this.answer = answer;
-      this.flowable = flowable;
-      this.responses = responses;
-      this.error = error;
-      this.delay = delay;
-    }
-
-    static Step answer(String description, Function<LlmRequest, LlmResponse> answer) {
-      return new Step(description, Kind.ANSWER, answer, null, List.of(), null, null);
-    }
-
-    static Step verbatim(String description, List<LlmResponse> responses, @Nullable Throwable e) {
-      return new Step(description, Kind.VERBATIM, null, null, List.copyOf(responses), e, null);
-    }
-
-    static Step flowable(String description, Function<LlmRequest, Flowable<LlmResponse>> f) {
-      return new Step(description, Kind.FLOWABLE, null, f, List.of(), null, null);
-    }
-
-    static Step noAnswer() {
-      return new Step(
-          "no answer (never responds)", Kind.NO_ANSWER, null, null, List.of(), null, null);
-    }
-
-    Step delayed(Duration d) {
-      return new Step(
-          description + " delayed " + d.toMillis() + " ms",
-          kind,
-          answer,
-          flowable,
-          responses,
-          error,
-          d);
-    }
-
-    Flowable<LlmResponse> flow(LlmRequest request, boolean stream, ScriptedLlm model) {
-      switch (kind) {
-        case ANSWER:
-          LlmResponse response =
-              Objects.requireNonNull(
-                  Objects.requireNonNull(answer, "an ANSWER step has its function").apply(request),
-                  () -> "ScriptedLlm '" + model.model() + "': " + description + " returned null");
-          return Flowable.fromIterable(stream ? model.chunked(response) : List.of(response));
-        case VERBATIM:
-          Flowable<LlmResponse> out = Flowable.fromIterable(responses);
-          return error == null ? out : out.concatWith(Flowable.error(error));
-        case FLOWABLE:
-          return Objects.requireNonNull(
-              Objects.requireNonNull(flowable, "a FLOWABLE step has its function").apply(request),
-              () -> "ScriptedLlm '" + model.model() + "': " + description + " returned null");
-        default:
-          return Flowable.never();
-      }
-    }
-  }
-
-  /** A script and the requests it answers. Its steps are guarded by the model's lock. */
-  private static final class Lane {
-    final String name;
-    final Predicate<LlmRequest> matcher;
-    final Deque<Step> steps;
-    final int scripted;
-
-    Lane(String name, Predicate<LlmRequest> matcher, List<Step> steps) {
-      this.name = name;
-      this.matcher = matcher;
-      this.steps = new ArrayDeque<>(steps);
-      this.scripted = steps.size();
-    }
-  }
 
   /** A lane as the builder holds it: its script is read at {@link Builder#build()}. */
   private record LaneSpec(String name, Predicate<LlmRequest> matcher, Script script) {}
@@ -593,7 +405,7 @@ public final class ScriptedLlm extends BaseLlm {
     /** Next call: a response with {@code text} (in partials first when streaming). */
     public S thenText(String text) {
       LlmResponse response = textResponse(text);
-      return add(Step.answer("text " + quote(text), request -> response));
+      return add(Step.answer("text " + Requests.quote(text), request -> response));
     }
 
     /**
@@ -812,7 +624,7 @@ public final class ScriptedLlm extends BaseLlm {
     public Builder whenInstructionContains(String fragment, Script script) {
       Objects.requireNonNull(fragment, "fragment");
       return lane(
-          "the lane for instructions containing " + quote(fragment),
+          "the lane for instructions containing " + Requests.quote(fragment),
           request -> instruction(request).contains(fragment),
           script);
     }
