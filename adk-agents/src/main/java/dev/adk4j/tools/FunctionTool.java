@@ -1,21 +1,17 @@
 package dev.adk4j.tools;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.google.genai.types.FunctionDeclaration;
 import com.google.genai.types.Schema;
 import com.google.genai.types.Type;
 import dev.adk4j.agents.ReadonlyContext;
 import dev.adk4j.internal.Json;
 import dev.adk4j.internal.tools.ToolFailures;
-import io.reactivex.rxjava3.core.Completable;
-import io.reactivex.rxjava3.core.Maybe;
 import io.reactivex.rxjava3.core.Single;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.lang.reflect.Parameter;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -23,7 +19,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.CompletionStage;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
@@ -302,57 +297,11 @@ public final class FunctionTool extends BaseTool {
               } catch (InvocationTargetException e) {
                 return Single.error(e.getCause() != null ? e.getCause() : e);
               }
-              return await(result).map(this::toResponse);
+              return FunctionResults.await(result).map(FunctionResults::toResponse);
             })
         // The same rule as for a tool that throws to its agent: the failed call's state writes
         // are dropped, so only its error response is stored.
         .onErrorReturn(error -> ToolFailures.threw(name(), error, context));
-  }
-
-  // ---- results ----
-
-  private static Single<Optional<Object>> await(@Nullable Object result) {
-    if (result instanceof Single<?> single) {
-      return single.map(Optional::<Object>of);
-    }
-    if (result instanceof Maybe<?> maybe) {
-      return maybe.map(Optional::<Object>of).defaultIfEmpty(Optional.empty());
-    }
-    if (result instanceof Completable completable) {
-      return completable.toSingleDefault(Optional.empty());
-    }
-    if (result instanceof CompletionStage<?> stage) {
-      return Single.fromCompletionStage(stage.thenApply(Optional::<Object>ofNullable));
-    }
-    return Single.just(Optional.ofNullable(result));
-  }
-
-  /**
-   * The function response for the method's result: its JSON round trip (the same values a stored
-   * event gives back), as an object or wrapped as {@code {"result": value}}.
-   */
-  private Map<String, Object> toResponse(Optional<Object> result) {
-    Object value = result.orElse(null);
-    Object json;
-    try {
-      json = Json.reader().forType(Object.class).readValue(Json.writer().writeValueAsBytes(value));
-    } catch (java.io.IOException e) {
-      throw new IllegalArgumentException(
-          "returned a "
-              + (value == null ? "null" : value.getClass().getName())
-              + " that cannot be converted to JSON ("
-              + (e instanceof JsonProcessingException jpe ? jpe.getOriginalMessage() : e)
-              + ")",
-          e);
-    }
-    if (json instanceof Map<?, ?> map) {
-      Map<String, Object> response = new LinkedHashMap<>();
-      map.forEach((k, v) -> response.put((String) k, v));
-      return response;
-    }
-    Map<String, Object> wrapped = new HashMap<>(2);
-    wrapped.put("result", json);
-    return wrapped;
   }
 
   // ---- reflection ----
