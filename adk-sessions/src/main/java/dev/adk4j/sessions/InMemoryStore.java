@@ -421,7 +421,6 @@ final class InMemoryStore implements SessionStore {
     app.state.forEach((k, v) -> merged.put(k, Json.copy(v)));
     user.state.forEach((k, v) -> merged.put(k, Json.copy(v)));
     stored.state.forEach((k, v) -> merged.put(k, Json.copy(v)));
-    return Session.read(
-        id, appName, userId, merged, events, stored.lastUpdateTime, stored.revision);
+    return new Session(id, appName, userId, merged, events, stored.lastUpdateTime, stored.revision);
   }
 }

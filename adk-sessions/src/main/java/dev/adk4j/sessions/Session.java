@@ -53,7 +53,12 @@ public final class Session {
         b.revision);
   }
 
-  private Session(
+  /**
+   * A copy read by a store, without a builder's copies: it takes {@code state} (no null values,
+   * owned by the new copy from now on) and shares {@code events} when they are a snapshot of an
+   * event log. The ids are the stored ones, checked when the session was created.
+   */
+  Session(
       String id,
       String appName,
       String userId,
@@ -69,22 +74,6 @@ public final class Session {
     this.events = EventLog.of(events);
     this.lastUpdateTime = lastUpdateTime;
     this.revision = revision;
-  }
-
-  /**
-   * A copy read by a store, without a builder's copies: it takes {@code state} (no null values,
-   * owned by the new copy from now on) and shares {@code events} when they are a snapshot of an
-   * event log. The ids are the stored ones, checked when the session was created.
-   */
-  static Session read(
-      String id,
-      String appName,
-      String userId,
-      ConcurrentMap<String, Object> state,
-      List<Event> events,
-      Instant lastUpdateTime,
-      long revision) {
-    return new Session(id, appName, userId, state, events, lastUpdateTime, revision);
   }
 
   /** A builder for a session with {@code id}; used by session services and tests. */

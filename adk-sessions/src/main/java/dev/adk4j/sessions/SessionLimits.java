@@ -71,30 +71,11 @@ public final class SessionLimits {
    * Refuses a normalized value over {@link #maxValueBytes()}.
    *
    * @param where the session, as {@link SessionException#describe}; built only for an error
+   * @return a bound of the size of {@code values} as a JSON object ({@link JsonSizes#valueAtMost})
    */
-  void checkValues(Map<String, @Nullable Object> values, Supplier<String> where) {
+  long checkValues(Map<String, @Nullable Object> values, Supplier<String> where) {
+    long atMost = 2;
     for (Map.Entry<String, @Nullable Object> e : values.entrySet()) {
-      Object value = e.getValue();
-      if (value != null && JsonSizes.valueAtMost(value) > maxValueBytes) {
-        check(
-            value,
-            maxValueBytes,
-            "maxValueBytes",
-            "State value for key '" + e.getKey() + "'",
-            where);
-      }
-    }
-  }
-
-  /**
-   * Refuses a value of {@code storedDelta} over {@link #maxValueBytes()}, then {@code stored}
-   * (whose state delta is {@code storedDelta}) over {@link #maxEventBytes()}: each value is bounded
-   * once, for both checks.
-   */
-  void checkAppend(
-      Map<String, @Nullable Object> storedDelta, Event stored, Supplier<String> where) {
-    long deltaAtMost = 2;
-    for (Map.Entry<String, @Nullable Object> e : storedDelta.entrySet()) {
       Object value = e.getValue();
       long valueAtMost = JsonSizes.valueAtMost(value);
       if (value != null && valueAtMost > maxValueBytes) {
@@ -105,8 +86,19 @@ public final class SessionLimits {
             "State value for key '" + e.getKey() + "'",
             where);
       }
-      deltaAtMost += JsonSizes.stringAtMost(e.getKey()) + 2 + valueAtMost;
+      atMost += JsonSizes.stringAtMost(e.getKey()) + 2 + valueAtMost;
     }
+    return atMost;
+  }
+
+  /**
+   * {@link #checkValues} of {@code storedDelta}, then refuses {@code stored} (whose state delta is
+   * {@code storedDelta}) over {@link #maxEventBytes()}: each value is bounded once, for both
+   * checks.
+   */
+  void checkAppend(
+      Map<String, @Nullable Object> storedDelta, Event stored, Supplier<String> where) {
+    long deltaAtMost = checkValues(storedDelta, where);
     if (JsonSizes.eventAtMost(stored, deltaAtMost) > maxEventBytes) {
       check(stored, maxEventBytes, "maxEventBytes", "Event '" + stored.id() + "'", where);
     }
