@@ -143,6 +143,11 @@ public final class JdbcSessionStore implements SessionStore, AutoCloseable {
     return new JdbcSessionStore(tx, config);
   }
 
+  /** The transactions of this store, which {@link JdbcMemoryStore} shares. */
+  Transactions transactions() {
+    return tx;
+  }
+
   /** The database product: {@code "SQLite"} or {@code "PostgreSQL"}. */
   public String databaseProduct() {
     return tx.dialect().productName();
