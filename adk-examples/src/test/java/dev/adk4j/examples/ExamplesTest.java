@@ -37,6 +37,22 @@ class ExamplesTest {
   }
 
   @Test
+  void stateHistory_listsEachChange_acrossSessions_removalsIncluded() {
+    List<dev.adk4j.sessions.StateChange> theme = StateHistoryExample.run(sessions, t);
+    assertThat(theme)
+        .extracting(dev.adk4j.sessions.StateChange::value)
+        .containsExactly("dark", "light", "sepia");
+    assertThat(theme)
+        .extracting(dev.adk4j.sessions.StateChange::sessionId)
+        .containsExactly("laptop", "phone", "laptop");
+    assertThat(printed())
+        .contains("user:theme = dark by settings-page in session laptop")
+        .contains("user:theme = light by theme-tool in session phone")
+        .contains("draft = Dear Bo by settings-page in session laptop")
+        .contains("draft = (removed) by settings-page in session laptop");
+  }
+
+  @Test
   void memory_recallsLastWeeksFact_forTheSameUserOnly() {
     dev.adk4j.memory.InMemoryMemoryService memory = new dev.adk4j.memory.InMemoryMemoryService();
     MemoryExample.run(sessions, memory, t);

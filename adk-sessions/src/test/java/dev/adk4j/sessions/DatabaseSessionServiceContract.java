@@ -766,6 +766,8 @@ abstract class DatabaseSessionServiceContract extends SessionServiceContract {
     // and the later versions, which Flyway would otherwise refuse to apply 3 and 4 under).
     try (Connection c = raw();
         java.sql.Statement st = c.createStatement()) {
+      st.execute("DROP TABLE adk_state_history");
+      st.execute("DELETE FROM adk_schema_history WHERE version = '11'");
       st.execute("DROP TABLE IF EXISTS adk_memories_fts");
       st.execute("DROP TABLE adk_memories");
       st.execute("DELETE FROM adk_schema_history WHERE version = '10'");

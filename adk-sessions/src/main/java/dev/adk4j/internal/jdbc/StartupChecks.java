@@ -47,6 +47,9 @@ final class StartupChecks {
     tables.put("adk_user_state", List.of("app_name", "user_id", "state_key", "state_value"));
     tables.put("adk_session_state", List.of("session_pk", "state_key", "state_value"));
     tables.put(
+        "adk_state_history",
+        List.of("pk", "session_pk", "seq", "app_name", "user_id", "state_key"));
+    tables.put(
         "adk_memories",
         List.of(
             "pk",
