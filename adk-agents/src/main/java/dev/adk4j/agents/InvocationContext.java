@@ -4,6 +4,7 @@ import com.google.genai.types.Content;
 import dev.adk4j.artifacts.BaseArtifactService;
 import dev.adk4j.events.Event;
 import dev.adk4j.internal.sessions.SessionAccess;
+import dev.adk4j.memory.BaseMemoryService;
 import dev.adk4j.sessions.BaseSessionService;
 import dev.adk4j.sessions.Session;
 import java.util.Objects;
@@ -33,6 +34,7 @@ public final class InvocationContext {
 
   private final BaseSessionService sessionService;
   private final @Nullable BaseArtifactService artifactService;
+  private final @Nullable BaseMemoryService memoryService;
   private final String invocationId;
   private final BaseAgent agent;
   private final Session session;
@@ -51,6 +53,7 @@ public final class InvocationContext {
   private InvocationContext(Builder b, Shared shared) {
     this.sessionService = Objects.requireNonNull(b.sessionService, "sessionService");
     this.artifactService = b.artifactService;
+    this.memoryService = b.memoryService;
     this.invocationId = b.invocationId != null ? b.invocationId : newInvocationContextId();
     this.agent = Objects.requireNonNull(b.agent, "agent");
     this.session = Objects.requireNonNull(b.session, "session");
@@ -83,6 +86,7 @@ public final class InvocationContext {
     Builder b = new Builder();
     b.sessionService = sessionService;
     b.artifactService = artifactService;
+    b.memoryService = memoryService;
     b.invocationId = invocationId;
     b.agent = agent;
     b.session = session;
@@ -98,6 +102,14 @@ public final class InvocationContext {
 
   public Optional<BaseArtifactService> artifactService() {
     return Optional.ofNullable(artifactService);
+  }
+
+  /**
+   * The memory service of the invocation, which {@code ToolContext.searchMemory} and the memory
+   * tools search; empty if the runner has none.
+   */
+  public Optional<BaseMemoryService> memoryService() {
+    return Optional.ofNullable(memoryService);
   }
 
   public String invocationId() {
@@ -194,6 +206,7 @@ public final class InvocationContext {
   public static final class Builder {
     private @Nullable BaseSessionService sessionService;
     private @Nullable BaseArtifactService artifactService;
+    private @Nullable BaseMemoryService memoryService;
     private @Nullable String invocationId;
     private @Nullable BaseAgent agent;
     private @Nullable Session session;
@@ -210,6 +223,12 @@ public final class InvocationContext {
 
     public Builder artifactService(@Nullable BaseArtifactService artifactService) {
       this.artifactService = artifactService;
+      return this;
+    }
+
+    /** Null: tools cannot search memory. */
+    public Builder memoryService(@Nullable BaseMemoryService memoryService) {
+      this.memoryService = memoryService;
       return this;
     }
 

@@ -10,6 +10,7 @@ import dev.adk4j.models.LlmException;
 import dev.adk4j.models.LlmRequest;
 import dev.adk4j.models.LlmResponse;
 import dev.adk4j.tools.BaseTool;
+import dev.adk4j.tools.ToolContext;
 import io.reactivex.rxjava3.core.FlowableEmitter;
 import io.reactivex.rxjava3.core.Scheduler;
 import io.reactivex.rxjava3.schedulers.Schedulers;
@@ -201,6 +202,20 @@ final class LlmFlow {
     b.contents(
         Histories.contentsFor(
             ctx, agent.name(), agent.includeContents(), agent.historyWindow().orElse(null)));
+    for (BaseTool t : agent.tools()) {
+      ToolContext context = new ToolContext(ctx, null);
+      t.processLlmRequest(b, context).blockingAwait();
+      if (context.hasActions()) {
+        throw new IllegalStateException(
+            "Tool '"
+                + t.name()
+                + "' of agent '"
+                + agent.name()
+                + "' wrote state or actions while preparing a model request (state keys "
+                + context.actions().stateDelta().keySet()
+                + "); processLlmRequest may only read");
+      }
+    }
     return b.build();
   }
 

@@ -1,6 +1,8 @@
 package dev.adk4j.tools;
 
 import com.google.genai.types.FunctionDeclaration;
+import dev.adk4j.models.LlmRequest;
+import io.reactivex.rxjava3.core.Completable;
 import io.reactivex.rxjava3.core.Single;
 import java.util.Map;
 import java.util.Objects;
@@ -46,6 +48,19 @@ public abstract class BaseTool {
    */
   public abstract Single<Map<String, Object>> runAsync(
       Map<String, Object> args, ToolContext context);
+
+  /**
+   * Changes the request before it goes to the model, each time the agent builds one (after its
+   * instructions and the tools' declarations are in): {@code LoadMemoryTool} adds an instruction,
+   * {@code PreloadMemoryTool} the memories that match the user's message. The default does nothing.
+   *
+   * <p>{@code context} is for reading (state, the user's message, memory): no event carries what a
+   * request's preparation writes, so a state write (or any action) here fails the invocation with
+   * an {@link IllegalStateException} naming the tool.
+   */
+  public Completable processLlmRequest(LlmRequest.Builder request, ToolContext context) {
+    return Completable.complete();
+  }
 
   @Override
   public String toString() {

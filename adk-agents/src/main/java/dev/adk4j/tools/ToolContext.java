@@ -3,6 +3,8 @@ package dev.adk4j.tools;
 import dev.adk4j.agents.CallbackContext;
 import dev.adk4j.agents.InvocationContext;
 import dev.adk4j.events.EventActions;
+import dev.adk4j.memory.SearchMemoryResponse;
+import io.reactivex.rxjava3.core.Single;
 import java.util.Objects;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
@@ -24,6 +26,26 @@ public class ToolContext extends CallbackContext {
   /** The id of the function call being answered, if the model gave one. */
   public Optional<String> functionCallId() {
     return Optional.ofNullable(functionCallId);
+  }
+
+  /**
+   * Searches the memory of this invocation's user in its app (see {@link
+   * dev.adk4j.memory.BaseMemoryService#searchMemory}).
+   *
+   * @throws IllegalStateException (through the Single) if the runner has no memory service
+   */
+  public Single<SearchMemoryResponse> searchMemory(String query) {
+    Objects.requireNonNull(query, "query");
+    return invocationContext
+        .memoryService()
+        .map(m -> m.searchMemory(invocationContext.appName(), invocationContext.userId(), query))
+        .orElseGet(
+            () ->
+                Single.error(
+                    new IllegalStateException(
+                        "Cannot search memory: no memory service is configured for agent '"
+                            + agentName()
+                            + "' (Runner.builder().memoryService(...))")));
   }
 
   /** Asks the enclosing loop agent to stop after this step. */

@@ -46,6 +46,8 @@ public final class Examples {
     examples.put("templating", (s, d, t) -> TemplatingExample.run(s, t));
     examples.put("pipeline", (s, d, t) -> PipelineExample.run(s, t));
     examples.put("compaction", (s, d, t) -> CompactionExample.run(s, t));
+    examples.put("state-history", (s, d, t) -> StateHistoryExample.run(s, t));
+    examples.put("memory", (s, d, t) -> MemoryExample.run(d, t));
     examples.put(
         "persistence",
         (s, d, t) -> {

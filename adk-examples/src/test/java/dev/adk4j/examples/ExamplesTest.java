@@ -37,6 +37,38 @@ class ExamplesTest {
   }
 
   @Test
+  void stateHistory_listsEachChange_acrossSessions_removalsIncluded() {
+    List<dev.adk4j.sessions.StateChange> theme = StateHistoryExample.run(sessions, t);
+    assertThat(theme)
+        .extracting(dev.adk4j.sessions.StateChange::value)
+        .containsExactly("dark", "light", "sepia");
+    assertThat(theme)
+        .extracting(dev.adk4j.sessions.StateChange::sessionId)
+        .containsExactly("laptop", "phone", "laptop");
+    assertThat(printed())
+        .contains("user:theme = dark by settings-page in session laptop")
+        .contains("user:theme = light by theme-tool in session phone")
+        .contains("draft = Dear Bo by settings-page in session laptop")
+        .contains("draft = (removed) by settings-page in session laptop");
+  }
+
+  @Test
+  void memory_recallsLastWeeksFact_forTheSameUserOnly() {
+    dev.adk4j.memory.InMemoryMemoryService memory = new dev.adk4j.memory.InMemoryMemoryService();
+    MemoryExample.run(sessions, memory, t);
+    assertThat(printed())
+        .contains(
+            "[Planner] From our past conversations: [2026-01-15T10:00:00Z] user: I am allergic"
+                + " to peanuts")
+        .contains("[Searcher] calls load_memory{\"query\":\"allergic\"}")
+        .contains("[Searcher] load_memory returned {\"memories\":[{\"content\"")
+        .contains("[Planner] I don't know anything about you yet")
+        .contains("user8's search for 'peanuts' found 0 memories");
+    assertThat(memory.searchMemory("memory_app", "user7", "peanuts").blockingGet().memories())
+        .hasSize(2);
+  }
+
+  @Test
   void greeting_storesTheReplyUnderLastGreeting() {
     Session s = GreetingAgentExample.run(sessions, t);
     assertThat(s.state()).containsEntry("last_greeting", "Hello there! How can I help you today?");

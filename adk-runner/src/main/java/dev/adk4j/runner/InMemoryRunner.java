@@ -2,9 +2,10 @@ package dev.adk4j.runner;
 
 import dev.adk4j.agents.BaseAgent;
 import dev.adk4j.artifacts.InMemoryArtifactService;
+import dev.adk4j.memory.InMemoryMemoryService;
 import dev.adk4j.sessions.InMemorySessionService;
 
-/** A {@link Runner} over fresh in-memory session and artifact services. */
+/** A {@link Runner} over fresh in-memory session, artifact and memory services. */
 public class InMemoryRunner extends Runner {
 
   /** A runner for {@code agent} in the app {@code InMemoryRunner}. */
@@ -13,6 +14,12 @@ public class InMemoryRunner extends Runner {
   }
 
   public InMemoryRunner(BaseAgent agent, String appName) {
-    super(agent, appName, new InMemoryArtifactService(), new InMemorySessionService());
+    super(
+        agent,
+        appName,
+        new InMemoryArtifactService(),
+        new InMemorySessionService(),
+        new InMemoryMemoryService(),
+        null);
   }
 }

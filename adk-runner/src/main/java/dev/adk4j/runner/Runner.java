@@ -10,6 +10,7 @@ import dev.adk4j.artifacts.InMemoryArtifactService;
 import dev.adk4j.events.Event;
 import dev.adk4j.events.EventActions;
 import dev.adk4j.internal.sessions.SessionAccess;
+import dev.adk4j.memory.BaseMemoryService;
 import dev.adk4j.models.LlmException;
 import dev.adk4j.sessions.BaseSessionService;
 import dev.adk4j.sessions.InMemorySessionService;
@@ -86,6 +87,7 @@ public class Runner {
   private final String appName;
   private final @Nullable BaseArtifactService artifactService;
   private final BaseSessionService sessionService;
+  private final @Nullable BaseMemoryService memoryService;
   private final @Nullable EventsCompactionConfig compaction;
   private final Map<String, Permit> running = new ConcurrentHashMap<>();
 
@@ -102,7 +104,7 @@ public class Runner {
       String appName,
       @Nullable BaseArtifactService artifactService,
       BaseSessionService sessionService) {
-    this(agent, appName, artifactService, sessionService, null);
+    this(agent, appName, artifactService, sessionService, null, null);
   }
 
   /**
@@ -115,7 +117,39 @@ public class Runner {
       @Nullable BaseArtifactService artifactService,
       BaseSessionService sessionService,
       @Nullable EventsCompactionConfig compaction) {
+    this(agent, appName, artifactService, sessionService, null, compaction);
+  }
+
+  /**
+   * ADK for Java's constructor with a memory service.
+   *
+   * @param artifactService nullable: without one, agents cannot save or load artifacts
+   * @param memoryService nullable: without one, tools cannot search memory ({@link
+   *     dev.adk4j.tools.ToolContext#searchMemory})
+   */
+  public Runner(
+      BaseAgent agent,
+      String appName,
+      @Nullable BaseArtifactService artifactService,
+      BaseSessionService sessionService,
+      @Nullable BaseMemoryService memoryService) {
+    this(agent, appName, artifactService, sessionService, memoryService, null);
+  }
+
+  /**
+   * @param artifactService nullable: without one, agents cannot save or load artifacts
+   * @param memoryService nullable: without one, tools cannot search memory
+   * @param compaction nullable: without it, events are never compacted
+   */
+  public Runner(
+      BaseAgent agent,
+      String appName,
+      @Nullable BaseArtifactService artifactService,
+      BaseSessionService sessionService,
+      @Nullable BaseMemoryService memoryService,
+      @Nullable EventsCompactionConfig compaction) {
     this.compaction = compaction;
+    this.memoryService = memoryService;
     this.agent = Objects.requireNonNull(agent, "agent");
     this.appName = Objects.requireNonNull(appName, "appName");
     this.artifactService = artifactService;
@@ -157,6 +191,16 @@ public class Runner {
 
   public final @Nullable BaseArtifactService artifactService() {
     return artifactService;
+  }
+
+  /**
+   * The memory service the invocations' tools search ({@link
+   * dev.adk4j.agents.InvocationContext#memoryService()}), or null if there is none. The runner
+   * never adds sessions to it: call {@link BaseMemoryService#addSessionToMemory} when a session
+   * holds something worth remembering.
+   */
+  public final @Nullable BaseMemoryService memoryService() {
+    return memoryService;
   }
 
   /** How this runner compacts session histories, if it does. */
@@ -253,6 +297,7 @@ public class Runner {
             InvocationContext.builder()
                 .sessionService(sessionService)
                 .artifactService(artifactService)
+                .memoryService(memoryService)
                 .agent(agent)
                 .session(session)
                 .userContent(newMessage)
@@ -474,13 +519,15 @@ public class Runner {
   /**
    * Builds a {@link Runner}. The agent and app name are required; the session service defaults to a
    * new {@link InMemorySessionService}, the artifact service to a new {@link
-   * InMemoryArtifactService} ({@code artifactService(null)} runs without one), compaction to none.
+   * InMemoryArtifactService} ({@code artifactService(null)} runs without one), the memory service
+   * and compaction to none.
    */
   public static final class Builder {
     private @Nullable BaseAgent agent;
     private @Nullable String appName;
     private @Nullable BaseArtifactService artifactService = new InMemoryArtifactService();
     private BaseSessionService sessionService = new InMemorySessionService();
+    private @Nullable BaseMemoryService memoryService;
     private @Nullable EventsCompactionConfig compaction;
 
     private Builder() {}
@@ -506,6 +553,12 @@ public class Runner {
       return this;
     }
 
+    /** Null (the default): tools cannot search memory. */
+    public Builder memoryService(@Nullable BaseMemoryService memoryService) {
+      this.memoryService = memoryService;
+      return this;
+    }
+
     /** Null: events are never compacted. */
     public Builder eventsCompactionConfig(@Nullable EventsCompactionConfig compaction) {
       this.compaction = compaction;
@@ -523,7 +576,7 @@ public class Runner {
       if (appName == null) {
         throw new IllegalStateException("Runner.builder(): appName(...) is required");
       }
-      return new Runner(agent, appName, artifactService, sessionService, compaction);
+      return new Runner(agent, appName, artifactService, sessionService, memoryService, compaction);
     }
   }
 }

@@ -4,6 +4,7 @@ import dev.adk4j.events.Event;
 import io.reactivex.rxjava3.core.Completable;
 import io.reactivex.rxjava3.core.Maybe;
 import io.reactivex.rxjava3.core.Single;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -163,6 +164,37 @@ public interface BaseSessionService {
    *     be serialized; nothing is stored
    */
   Single<Event> appendEvent(Session session, Event event);
+
+  /**
+   * The history of a state key (adk4j): each change stored events made to it, oldest first, as
+   * {@link StateChange}s (value, event id, author, invocation id, time, and the user and session
+   * whose event it was); a removal is a change whose value is {@code null}. For a session key, the
+   * changes of this session; for a {@code user:} key, those of all the user's sessions in the app;
+   * for an {@code app:} key, those of all the app's sessions, whatever their user. The history is
+   * read from the stored events: changes of a deleted session are gone with its events, and the
+   * initial state given to {@link #createSession} (not an event) is not a change.
+   *
+   * <p>{@code InMemorySessionService} and {@code DatabaseSessionService} return the changes in the
+   * order the appends applied them, and the database reads them through an index, so the cost is
+   * the key's changes, not the session's history. This default reads the events through {@link
+   * #listEvents} (of every session of the user for a {@code user:} key, ordered by event time) and
+   * does not support {@code app:} keys.
+   *
+   * @throws SessionNotFoundException (through the Single) if the session does not exist
+   * @throws IllegalArgumentException (through the Single) for an invalid id or key, or a {@code
+   *     temp:} key (never stored)
+   * @throws UnsupportedOperationException (through the Single) for an {@code app:} key, from this
+   *     default
+   */
+  default Single<List<StateChange>> stateHistory(
+      String appName, String userId, String sessionId, String key) {
+    return Single.fromCallable(
+        () -> {
+          Appends.checkIds(appName, userId, sessionId);
+          StateHistories.checkKey(key, appName, userId, sessionId);
+          return StateHistories.fromService(this, appName, userId, sessionId, key);
+        });
+  }
 
   /**
    * Takes the session's lease, waiting up to {@code maxWait} while another invocation holds it (see

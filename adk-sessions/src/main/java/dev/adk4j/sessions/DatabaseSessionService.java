@@ -6,6 +6,7 @@ import io.reactivex.rxjava3.core.Completable;
 import io.reactivex.rxjava3.core.Maybe;
 import io.reactivex.rxjava3.core.Single;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -184,6 +185,17 @@ public final class DatabaseSessionService implements BaseSessionService, AutoClo
   public Single<SessionLease> acquireLease(
       String appName, String userId, String sessionId, Duration maxWait) {
     return service.acquireLease(appName, userId, sessionId, maxWait);
+  }
+
+  /**
+   * Reads the history through the index {@code adk_state_history}, which every append writes in its
+   * transaction (a row per key of the event's delta, pointing at the event): only the events that
+   * changed the key are read, in the order the appends applied them.
+   */
+  @Override
+  public Single<List<StateChange>> stateHistory(
+      String appName, String userId, String sessionId, String key) {
+    return service.stateHistory(appName, userId, sessionId, key);
   }
 
   /** The database behind this service: {@code "SQLite"} or {@code "PostgreSQL"}. */

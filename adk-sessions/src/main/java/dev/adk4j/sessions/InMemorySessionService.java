@@ -5,6 +5,7 @@ import io.reactivex.rxjava3.core.Completable;
 import io.reactivex.rxjava3.core.Maybe;
 import io.reactivex.rxjava3.core.Single;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
@@ -87,6 +88,17 @@ public final class InMemorySessionService implements BaseSessionService {
   @Override
   public Single<Event> appendEvent(Session session, Event event) {
     return service.appendEvent(session, event);
+  }
+
+  /**
+   * Reads the stored events under the read lock: the session's for a session key, those of the
+   * user's (or the app's) sessions for a {@code user:} (or {@code app:}) key, ordered by the order
+   * of the appends. The cost is those sessions' events.
+   */
+  @Override
+  public Single<List<StateChange>> stateHistory(
+      String appName, String userId, String sessionId, String key) {
+    return service.stateHistory(appName, userId, sessionId, key);
   }
 
   /**

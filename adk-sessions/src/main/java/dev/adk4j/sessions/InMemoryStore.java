@@ -42,6 +42,9 @@ final class InMemoryStore implements SessionStore {
   private final Condition leaseReleased = lock.writeLock().newCondition();
   private final Map<String, AppData> apps = new HashMap<>();
 
+  /** The number of appends so far: each stored event's place in the order of all appends. */
+  private long appends;
+
   private static final class AppData {
     final Map<String, Object> state = new HashMap<>();
     final Map<String, UserData> users = new HashMap<>();
@@ -62,6 +65,12 @@ final class InMemoryStore implements SessionStore {
 
     /** Immutable events (their delta values frozen), shared with every copy read. */
     final EventLog events = EventLog.empty();
+
+    /**
+     * The place of each of {@link #events} in the order of all appends (for state history): index
+     * aligned with the events, unboxed (one is added per append).
+     */
+    long[] appendOrder = new long[8];
 
     /** The ids of {@link #events}: an id is stored once per session. */
     final Set<String> eventIds = new HashSet<>();
@@ -267,6 +276,11 @@ final class InMemoryStore implements SessionStore {
       }
       stored.events.add(resolved.isEmpty() ? event : append.eventWith(resolved));
       stored.eventIds.add(event.id());
+      int index = stored.events.size() - 1; // of the event just added
+      if (index == stored.appendOrder.length) {
+        stored.appendOrder = java.util.Arrays.copyOf(stored.appendOrder, index * 2);
+      }
+      stored.appendOrder[index] = ++appends;
       long millis = append.timestamp();
       Instant last = stored.lastUpdateTime;
       if (millis != last.toEpochMilli() || last.getNano() % 1_000_000 != 0) {
@@ -363,6 +377,44 @@ final class InMemoryStore implements SessionStore {
       } finally {
         lock.writeLock().unlock();
       }
+    }
+  }
+
+  /**
+   * Reads the stored events under the read lock: the session's for a session key, every session's
+   * of the user (or of the app) for a {@code user:} (or {@code app:}) key, in the order of the
+   * appends.
+   */
+  @Override
+  public List<StateChange> stateHistory(
+      String appName, String userId, String sessionId, String key) {
+    lock.readLock().lock();
+    try {
+      StoredSession own = find(appName, userId, sessionId);
+      Scope scope = Scope.of(key);
+      if (scope == Scope.SESSION) {
+        return StateHistories.changesIn(own.events.snapshot(), key, userId, sessionId);
+      }
+      AppData app = Objects.requireNonNull(apps.get(appName), "the session's app");
+      List<Map.Entry<Long, StateChange>> changes = new ArrayList<>();
+      for (Map.Entry<String, UserData> u : app.users.entrySet()) {
+        if (scope == Scope.USER && !u.getKey().equals(userId)) {
+          continue;
+        }
+        for (Map.Entry<String, StoredSession> s : u.getValue().sessions.entrySet()) {
+          List<Event> events = s.getValue().events.snapshot();
+          for (int i = 0; i < events.size(); i++) {
+            StateChange c = StateHistories.changeOf(events.get(i), key, u.getKey(), s.getKey());
+            if (c != null) {
+              changes.add(Map.entry(s.getValue().appendOrder[i], c));
+            }
+          }
+        }
+      }
+      changes.sort(Map.Entry.comparingByKey());
+      return changes.stream().map(Map.Entry::getValue).toList();
+    } finally {
+      lock.readLock().unlock();
     }
   }
 

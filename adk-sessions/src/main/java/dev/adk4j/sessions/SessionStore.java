@@ -205,6 +205,27 @@ public interface SessionStore {
     return SessionLease.none();
   }
 
+  /**
+   * The history of a state key (adk4j): each change the stored events made to it, oldest first,
+   * removals ({@code null} values) included. For a session key, the session's own events in their
+   * order; for a {@code user:} key, the events of all the user's sessions in the app; for an {@code
+   * app:} key, those of all the app's sessions. The service has checked the ids and the key (never
+   * a {@code temp:} key).
+   *
+   * <p>The default reads the events: the session's, or for a {@code user:} key those of every
+   * session of the user (ordered by event time, then session id, then sequence number, which is the
+   * order of the appends as long as event times are), and throws {@link
+   * UnsupportedOperationException} for an {@code app:} key, since the SPI cannot list an app's
+   * users. A store with an index overrides it (as the in-memory and database stores do) so that it
+   * returns the changes in the order they were applied, at the cost of the key's changes.
+   *
+   * @throws SessionNotFoundException if there is no such session
+   */
+  default List<StateChange> stateHistory(
+      String appName, String userId, String sessionId, String key) {
+    return StateHistories.fromEvents(this, appName, userId, sessionId, key);
+  }
+
   // ---- helpers for implementations ----
 
   /**

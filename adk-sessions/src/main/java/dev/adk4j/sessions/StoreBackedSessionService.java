@@ -5,6 +5,7 @@ import io.reactivex.rxjava3.core.Completable;
 import io.reactivex.rxjava3.core.Maybe;
 import io.reactivex.rxjava3.core.Single;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -128,6 +129,18 @@ public final class StoreBackedSessionService implements BaseSessionService {
   @Override
   public Single<Event> appendEvent(Session session, Event event) {
     return Appends.append(session, event, limits, store);
+  }
+
+  /** Reads the history through {@link SessionStore#stateHistory}. */
+  @Override
+  public Single<List<StateChange>> stateHistory(
+      String appName, String userId, String sessionId, String key) {
+    return Single.fromCallable(
+        () -> {
+          Appends.checkIds(appName, userId, sessionId);
+          StateHistories.checkKey(key, appName, userId, sessionId);
+          return store.stateHistory(appName, userId, sessionId, key);
+        });
   }
 
   /** Takes the lease through {@link SessionStore#acquireLease}. */

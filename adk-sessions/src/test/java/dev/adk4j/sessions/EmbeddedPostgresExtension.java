@@ -20,7 +20,7 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * <p>The server runs with {@code fsync=off}: tests kill client JVMs, never the server, so flushing
  * to disk would only slow them down.
  */
-final class EmbeddedPostgresExtension implements BeforeAllCallback {
+public final class EmbeddedPostgresExtension implements BeforeAllCallback {
 
   private static final ExtensionContext.Namespace NAMESPACE =
       ExtensionContext.Namespace.create(EmbeddedPostgresExtension.class);
@@ -38,7 +38,7 @@ final class EmbeddedPostgresExtension implements BeforeAllCallback {
   }
 
   /** Creates an empty database and returns its JDBC URL (user and password included). */
-  String newDatabase() throws SQLException {
+  public String newDatabase() throws SQLException {
     String name = "adk_test_" + DATABASES.incrementAndGet();
     try (Connection c = server.postgres.getPostgresDatabase().getConnection();
         Statement s = c.createStatement()) {
@@ -63,7 +63,7 @@ final class EmbeddedPostgresExtension implements BeforeAllCallback {
   }
 
   /** Drops the databases made by {@link #newDatabase()} so far. */
-  void dropDatabases() throws SQLException {
+  public void dropDatabases() throws SQLException {
     List<String> names;
     synchronized (server.databases) {
       names = new ArrayList<>(server.databases);

@@ -171,6 +171,7 @@ class PostgresSessionServiceTest extends DatabaseSessionServiceContract {
           .containsExactly(
               "adk_app_state.state_value",
               "adk_events.event",
+              "adk_memories.content",
               "adk_session_state.state_value",
               "adk_user_state.state_value");
     }

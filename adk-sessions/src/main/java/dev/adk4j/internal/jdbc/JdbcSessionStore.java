@@ -10,6 +10,7 @@ import dev.adk4j.sessions.Session;
 import dev.adk4j.sessions.SessionException;
 import dev.adk4j.sessions.SessionLease;
 import dev.adk4j.sessions.SessionStore;
+import dev.adk4j.sessions.StateChange;
 import dev.adk4j.state.Scope;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -57,6 +58,7 @@ public final class JdbcSessionStore implements SessionStore, AutoCloseable {
   private final SessionWrites writes;
   private final LeaseRows leases;
   private final QueryPlans plans;
+  private final StateHistoryRows history;
 
   private JdbcSessionStore(Transactions tx, DatabaseSessionConfig config) {
     this.tx = tx;
@@ -66,6 +68,7 @@ public final class JdbcSessionStore implements SessionStore, AutoCloseable {
     this.writes = new SessionWrites(tx, sql, rows);
     this.leases = new LeaseRows(tx, sql, config);
     this.plans = new QueryPlans(tx, sql, rows);
+    this.history = new StateHistoryRows(tx);
   }
 
   /** The PostgreSQL driver logs through {@code java.util.logging}: send it to SLF4J. */
@@ -143,6 +146,11 @@ public final class JdbcSessionStore implements SessionStore, AutoCloseable {
     return new JdbcSessionStore(tx, config);
   }
 
+  /** The transactions of this store, which {@link JdbcMemoryStore} shares. */
+  Transactions transactions() {
+    return tx;
+  }
+
   /** The database product: {@code "SQLite"} or {@code "PostgreSQL"}. */
   public String databaseProduct() {
     return tx.dialect().productName();
@@ -203,6 +211,16 @@ public final class JdbcSessionStore implements SessionStore, AutoCloseable {
   @Override
   public Appended append(PendingAppend append, long expectedRevision, @Nullable String leaseOwner) {
     return writes.append(append, expectedRevision, leaseOwner);
+  }
+
+  /**
+   * The key's rows of {@code adk_state_history} through its indexes, and the events they point at:
+   * see {@link StateHistoryRows}.
+   */
+  @Override
+  public List<StateChange> stateHistory(
+      String appName, String userId, String sessionId, String key) {
+    return history.read(appName, userId, sessionId, key);
   }
 
   /**

@@ -105,7 +105,9 @@ final class SessionWrites {
           if (pk != null) {
             // Foreign keys cascade; these also clean up where they are not enforced (a SQLite
             // DataSource opened without foreign_keys).
-            for (String delete : List.of(sql.deleteEvents, sql.deleteSessionState)) {
+            for (String delete :
+                List.of(
+                    sql.deleteEvents, sql.deleteSessionState, StateHistoryRows.DELETE_SESSION)) {
               try (PreparedStatement ps = c.prepareStatement(delete)) {
                 ps.setLong(1, pk);
                 ps.executeUpdate();
@@ -179,6 +181,7 @@ final class SessionWrites {
             ps.setString(5, eventJson);
             ps.executeUpdate();
           }
+          StateHistoryRows.record(c, pk, revision, app, user, append.delta());
           return new Appended(revision, resolved);
         });
   }

@@ -46,6 +46,21 @@ final class StartupChecks {
     tables.put("adk_app_state", List.of("app_name", "state_key", "state_value"));
     tables.put("adk_user_state", List.of("app_name", "user_id", "state_key", "state_value"));
     tables.put("adk_session_state", List.of("session_pk", "state_key", "state_value"));
+    tables.put(
+        "adk_state_history",
+        List.of("pk", "session_pk", "seq", "app_name", "user_id", "state_key"));
+    tables.put(
+        "adk_memories",
+        List.of(
+            "pk",
+            "app_name",
+            "user_id",
+            "session_id",
+            "event_id",
+            "author",
+            "event_time",
+            "content",
+            "text"));
     return java.util.Collections.unmodifiableMap(tables);
   }
 

@@ -1,0 +1,151 @@
+package dev.adk4j.internal.jdbc;
+
+import dev.adk4j.events.Event;
+import dev.adk4j.sessions.SessionNotFoundException;
+import dev.adk4j.sessions.StateChange;
+import dev.adk4j.state.Scope;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The index of state changes, {@code adk_state_history} (migration V11): one row per key of each
+ * stored event's delta, written by the append in its transaction, pointing at the event ({@code
+ * session_pk, seq}). Its primary key numbers the changes in the order they were written, which is
+ * the order the appends applied them (appends that write one key serialize on its state row).
+ *
+ * <p>A history read finds the key's rows through an index, then reads and parses only the events
+ * they point at: {@code adk_state_history_by_session} ({@code session_pk, state_key, seq}) for a
+ * session key, {@code adk_state_history_by_key} ({@code app_name, state_key, user_id, pk}) for a
+ * {@code user:} or {@code app:} key. Its cost is the key's changes, not the session's history.
+ */
+final class StateHistoryRows {
+
+  static final String INSERT =
+      "INSERT INTO adk_state_history (session_pk, seq, app_name, user_id, state_key)"
+          + " VALUES (?, ?, ?, ?, ?)";
+
+  /** Rows of a deleted session, where foreign keys do not cascade. */
+  static final String DELETE_SESSION = "DELETE FROM adk_state_history WHERE session_pk = ?";
+
+  private static final String SESSION_PK =
+      "SELECT pk FROM adk_sessions WHERE app_name = ? AND user_id = ? AND session_id = ?";
+
+  private static final String SELECT =
+      "SELECT s.user_id, s.session_id, e.seq, e.event FROM adk_state_history h"
+          + " JOIN adk_events e ON e.session_pk = h.session_pk AND e.seq = h.seq"
+          + " JOIN adk_sessions s ON s.pk = h.session_pk";
+
+  /** A session key: session pk, key. */
+  static final String BY_SESSION =
+      SELECT + " WHERE h.session_pk = ? AND h.state_key = ? ORDER BY h.seq";
+
+  /** A {@code user:} key: app, key, user. */
+  static final String BY_USER =
+      SELECT + " WHERE h.app_name = ? AND h.state_key = ? AND h.user_id = ? ORDER BY h.pk";
+
+  /** An {@code app:} key: app, key. */
+  static final String BY_APP = SELECT + " WHERE h.app_name = ? AND h.state_key = ? ORDER BY h.pk";
+
+  private final Transactions tx;
+
+  StateHistoryRows(Transactions tx) {
+    this.tx = tx;
+  }
+
+  /** Indexes the keys of an appended event's delta, in the append's transaction. */
+  static void record(
+      Connection c, long sessionPk, long seq, String app, String user, Scope.Split delta)
+      throws SQLException {
+    if (delta.isEmpty()) {
+      return;
+    }
+    try (PreparedStatement ps = c.prepareStatement(INSERT)) {
+      for (Map<String, @Nullable Object> part :
+          List.of(delta.app(), delta.user(), delta.session())) {
+        for (String key : part.keySet()) {
+          ps.setLong(1, sessionPk);
+          ps.setLong(2, seq);
+          ps.setString(3, app);
+          ps.setString(4, user);
+          ps.setString(5, key);
+          ps.addBatch();
+        }
+      }
+      ps.executeBatch();
+    }
+  }
+
+  /**
+   * The changes of {@code key} seen from the session, oldest first: the session's own for a session
+   * key, those of the user's sessions for a {@code user:} key, of the app's for an {@code app:}
+   * key.
+   *
+   * @throws SessionNotFoundException if there is no such session
+   */
+  List<StateChange> read(String app, String user, String sessionId, String key) {
+    String context = SessionRows.describe(app, user, sessionId);
+    return tx.run(
+        false,
+        "read the history of key '" + key + "' from " + context,
+        c -> {
+          long pk;
+          try (PreparedStatement ps = c.prepareStatement(SESSION_PK)) {
+            ps.setString(1, app);
+            ps.setString(2, user);
+            ps.setString(3, sessionId);
+            try (ResultSet rs = ps.executeQuery()) {
+              if (!rs.next()) {
+                throw new SessionNotFoundException(app, user, sessionId);
+              }
+              pk = rs.getLong(1);
+            }
+          }
+          Scope scope = Scope.of(key);
+          String query =
+              scope == Scope.SESSION ? BY_SESSION : scope == Scope.USER ? BY_USER : BY_APP;
+          List<StateChange> changes = new ArrayList<>();
+          try (PreparedStatement ps = c.prepareStatement(query)) {
+            if (scope == Scope.SESSION) {
+              ps.setLong(1, pk);
+              ps.setString(2, key);
+            } else {
+              ps.setString(1, app);
+              ps.setString(2, key);
+              if (scope == Scope.USER) {
+                ps.setString(3, user);
+              }
+            }
+            try (ResultSet rs = ps.executeQuery()) {
+              while (rs.next()) {
+                String owner = rs.getString(1);
+                String session = rs.getString(2);
+                Event event =
+                    SessionRows.parseEvent(
+                        rs.getLong(3), rs.getString(4), SessionRows.describe(app, owner, session));
+                Map<String, @Nullable Object> delta = event.actions().stateDelta();
+                if (delta.containsKey(key)) { // always, unless the event row was rewritten
+                  changes.add(
+                      new StateChange(
+                          key,
+                          delta.get(key),
+                          owner,
+                          session,
+                          event.id(),
+                          event.author(),
+                          event.invocationId(),
+                          Instant.ofEpochMilli(event.timestamp())));
+                }
+              }
+            }
+          }
+          return changes;
+        });
+  }
+}
