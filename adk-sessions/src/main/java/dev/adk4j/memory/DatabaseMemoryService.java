@@ -1,6 +1,7 @@
 package dev.adk4j.memory;
 
 import dev.adk4j.events.Event;
+import dev.adk4j.internal.jdbc.JdbcDependencies;
 import dev.adk4j.internal.jdbc.JdbcMemoryStore;
 import dev.adk4j.sessions.DatabaseSessionConfig;
 import dev.adk4j.sessions.Session;
@@ -65,6 +66,7 @@ public final class DatabaseMemoryService implements BaseMemoryService, AutoClose
     Objects.requireNonNull(jdbcUrl, "jdbcUrl");
     Objects.requireNonNull(config, "config");
     this.maxResults = MemoryText.checkMaxResults(maxResults);
+    JdbcDependencies.check("DatabaseMemoryService", jdbcUrl);
     this.store = JdbcMemoryStore.open(jdbcUrl, null, null, config);
   }
 
@@ -81,6 +83,7 @@ public final class DatabaseMemoryService implements BaseMemoryService, AutoClose
     Objects.requireNonNull(dataSource, "dataSource");
     Objects.requireNonNull(config, "config");
     this.maxResults = MemoryText.checkMaxResults(maxResults);
+    JdbcDependencies.check("DatabaseMemoryService", null);
     this.store = JdbcMemoryStore.open(dataSource, config);
   }
 

@@ -1,6 +1,7 @@
 package dev.adk4j.sessions;
 
 import dev.adk4j.events.Event;
+import dev.adk4j.internal.jdbc.JdbcDependencies;
 import dev.adk4j.internal.jdbc.JdbcSessionStore;
 import io.reactivex.rxjava3.core.Completable;
 import io.reactivex.rxjava3.core.Maybe;
@@ -100,7 +101,7 @@ public final class DatabaseSessionService implements BaseSessionService, AutoClo
       DatabaseSessionConfig config) {
     Objects.requireNonNull(jdbcUrl, "jdbcUrl");
     Objects.requireNonNull(config, "config");
-    JdbcDependencies.check(jdbcUrl);
+    JdbcDependencies.check("DatabaseSessionService", jdbcUrl);
     this.store = JdbcSessionStore.open(jdbcUrl, user, password, config);
     this.service = new StoreBackedSessionService(store, config.limits());
   }
@@ -116,7 +117,7 @@ public final class DatabaseSessionService implements BaseSessionService, AutoClo
   public DatabaseSessionService(DataSource dataSource, DatabaseSessionConfig config) {
     Objects.requireNonNull(dataSource, "dataSource");
     Objects.requireNonNull(config, "config");
-    JdbcDependencies.check(null);
+    JdbcDependencies.check("DatabaseSessionService", null);
     this.store = JdbcSessionStore.open(dataSource, config);
     this.service = new StoreBackedSessionService(store, config.limits());
   }

@@ -48,6 +48,11 @@ class JdbcDependenciesTest {
         .contains("Flyway's PostgreSQL support (org.flywaydb:flyway-database-postgresql)")
         .contains("Add the dependency dev.adk4j:adk-sessions-jdbc")
         .contains("for PostgreSQL, org.postgresql:postgresql");
+    // The memory service on the same database libraries says the same, in its own name.
+    assertThat(line(out, "memory refused: " + sqlite))
+        .contains(IllegalStateException.class.getName())
+        .contains("DatabaseMemoryService cannot start")
+        .contains("Add the dependency dev.adk4j:adk-sessions-jdbc");
     // A caller's DataSource brings its own driver: only the starter's libraries are named.
     assertThat(line(out, "refused: DataSource"))
         .contains(IllegalStateException.class.getName())

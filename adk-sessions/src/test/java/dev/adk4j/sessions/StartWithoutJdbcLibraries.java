@@ -44,6 +44,13 @@ public final class StartWithoutJdbcLibraries {
         System.out.println(
             "refused: " + url + " " + e.getClass().getName() + ": " + e.getMessage());
       }
+      try (dev.adk4j.memory.DatabaseMemoryService m =
+          new dev.adk4j.memory.DatabaseMemoryService(url)) {
+        System.out.println("memory started: " + url + " " + m);
+      } catch (RuntimeException e) {
+        System.out.println(
+            "memory refused: " + url + " " + e.getClass().getName() + ": " + e.getMessage());
+      }
     }
   }
 

@@ -1,4 +1,4 @@
-package dev.adk4j.sessions;
+package dev.adk4j.internal.jdbc;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -6,13 +6,16 @@ import java.util.Locale;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The libraries {@link DatabaseSessionService} needs, checked before it touches any of them. They
- * are optional dependencies of adk-sessions, so that a user of {@link InMemorySessionService} gets
- * none of them; {@code dev.adk4j:adk-sessions-jdbc} brings HikariCP, Flyway (with its PostgreSQL
- * support) and the SQLite driver, and the PostgreSQL driver is added on its own. Without this check
- * a missing jar would surface as a {@link NoClassDefFoundError} from deep inside the store.
+ * The libraries the database services ({@code DatabaseSessionService}, {@code
+ * DatabaseMemoryService}) need, checked before they touch any of them. They are optional
+ * dependencies of adk-sessions, so that a user of the in-memory services gets none of them; {@code
+ * dev.adk4j:adk-sessions-jdbc} brings HikariCP, Flyway (with its PostgreSQL support) and the SQLite
+ * driver, and the PostgreSQL driver is added on its own. Without this check a missing jar would
+ * surface as a {@link NoClassDefFoundError} from deep inside the store.
+ *
+ * <p>Not API: public only for the services' packages.
  */
-final class JdbcDependencies {
+public final class JdbcDependencies {
 
   /** The artifact that brings the libraries. */
   static final String STARTER = "dev.adk4j:adk-sessions-jdbc";
@@ -25,11 +28,12 @@ final class JdbcDependencies {
   /**
    * Checks that the classes a service on {@code jdbcUrl} needs can be loaded.
    *
+   * @param service the service's class name, for the message
    * @param jdbcUrl the service's URL, or null for a service on a caller's {@code DataSource} (which
    *     brings its own driver)
    * @throws IllegalStateException naming the missing libraries and the dependency to add
    */
-  static void check(@Nullable String jdbcUrl) {
+  public static void check(String service, @Nullable String jdbcUrl) {
     String url = jdbcUrl == null ? "" : jdbcUrl.toLowerCase(Locale.ROOT);
     boolean postgres = url.startsWith("jdbc:postgresql:");
     List<String> missing = new ArrayList<>();
@@ -48,7 +52,7 @@ final class JdbcDependencies {
     if (missing.isEmpty() && !driverMissing) {
       return;
     }
-    StringBuilder message = new StringBuilder("DatabaseSessionService cannot start: ");
+    StringBuilder message = new StringBuilder(service + " cannot start: ");
     if (!missing.isEmpty()) {
       message
           .append(String.join(", ", missing))
