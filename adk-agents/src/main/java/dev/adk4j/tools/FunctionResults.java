@@ -5,8 +5,10 @@ import dev.adk4j.internal.Json;
 import io.reactivex.rxjava3.core.Completable;
 import io.reactivex.rxjava3.core.Maybe;
 import io.reactivex.rxjava3.core.Single;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletionStage;
@@ -45,17 +47,9 @@ final class FunctionResults {
    */
   static Map<String, Object> toResponse(Optional<Object> result) {
     Object value = result.orElse(null);
-    Object json;
-    try {
-      json = Json.reader().forType(Object.class).readValue(Json.writer().writeValueAsBytes(value));
-    } catch (java.io.IOException e) {
-      throw new IllegalArgumentException(
-          "returned a "
-              + (value == null ? "null" : value.getClass().getName())
-              + " that cannot be converted to JSON ("
-              + (e instanceof JsonProcessingException jpe ? jpe.getOriginalMessage() : e)
-              + ")",
-          e);
+    Object json = plain(value, 0);
+    if (json == NOT_PLAIN) {
+      json = roundTrip(value);
     }
     if (json instanceof Map<?, ?> map) {
       Map<String, Object> response = new LinkedHashMap<>();
@@ -65,5 +59,80 @@ final class FunctionResults {
     Map<String, Object> wrapped = new HashMap<>(2);
     wrapped.put("result", json);
     return wrapped;
+  }
+
+  /** The result of {@link #plain} for a value that needs Jackson's round trip. */
+  private static final Object NOT_PLAIN = new Object();
+
+  /**
+   * The JSON round trip of a value made only of string-keyed maps, lists, strings, booleans, ints,
+   * longs and finite doubles, copied without writing JSON (what most tools return, on every tool
+   * call); {@link #NOT_PLAIN} for anything else, which {@link #roundTrip} handles.
+   */
+  @SuppressWarnings("unchecked")
+  private static @Nullable Object plain(@Nullable Object value, int depth) {
+    if (value == null || value instanceof String || value instanceof Boolean) {
+      return value;
+    }
+    if (value instanceof Integer) {
+      return value;
+    }
+    if (value instanceof Long l) {
+      // Not a conditional expression: that would unbox both branches to long.
+      if (l >= Integer.MIN_VALUE && l <= Integer.MAX_VALUE) {
+        return Integer.valueOf(l.intValue());
+      }
+      return l;
+    }
+    if (value instanceof Double d) {
+      if (Double.isNaN(d) || Double.isInfinite(d)) {
+        return NOT_PLAIN;
+      }
+      return d;
+    }
+    if (depth > 100) {
+      return NOT_PLAIN;
+    }
+    if (value instanceof Map<?, ?> map) {
+      Map<String, @Nullable Object> copy = new LinkedHashMap<>(Math.max(4, map.size() * 2));
+      for (Map.Entry<?, ?> e : map.entrySet()) {
+        if (!(e.getKey() instanceof String key)) {
+          return NOT_PLAIN;
+        }
+        Object v = plain(e.getValue(), depth + 1);
+        if (v == NOT_PLAIN) {
+          return NOT_PLAIN;
+        }
+        copy.put(key, v);
+      }
+      return copy;
+    }
+    if (value instanceof List<?> list) {
+      List<@Nullable Object> copy = new ArrayList<>(list.size());
+      for (Object o : list) {
+        Object v = plain(o, depth + 1);
+        if (v == NOT_PLAIN) {
+          return NOT_PLAIN;
+        }
+        copy.add(v);
+      }
+      return copy;
+    }
+    return NOT_PLAIN;
+  }
+
+  /** The JSON round trip of {@code value} through Jackson. */
+  private static @Nullable Object roundTrip(@Nullable Object value) {
+    try {
+      return Json.reader().forType(Object.class).readValue(Json.writer().writeValueAsBytes(value));
+    } catch (java.io.IOException e) {
+      throw new IllegalArgumentException(
+          "returned a "
+              + (value == null ? "null" : value.getClass().getName())
+              + " that cannot be converted to JSON ("
+              + (e instanceof JsonProcessingException jpe ? jpe.getOriginalMessage() : e)
+              + ")",
+          e);
+    }
   }
 }
