@@ -233,14 +233,35 @@ public final class EventActions {
         skipSummarization);
   }
 
+  /** Whether a map of this object names a {@code secret:} key, whose value must not be shown. */
+  boolean hasSecrets() {
+    return State.redacted(stateDelta) != stateDelta
+        || State.redacted(expectedState) != expectedState
+        || State.redacted(stateIncrements) != stateIncrements;
+  }
+
+  /**
+   * These actions with the value of every {@code secret:} key of the delta shown as {@link
+   * State#REDACTED} (for {@code Event.toString}); the maps left out of JSON are dropped.
+   */
+  EventActions redacted() {
+    return toBuilder()
+        .stateDelta(State.redacted(stateDelta))
+        .expectedState(Map.of())
+        .stateIncrements(Map.of())
+        .build();
+  }
+
+  /** These actions, the value of every {@code secret:} key shown as {@link State#REDACTED}. */
   @Override
   public String toString() {
-    StringBuilder sb = new StringBuilder("EventActions{stateDelta=").append(stateDelta);
+    StringBuilder sb =
+        new StringBuilder("EventActions{stateDelta=").append(State.redacted(stateDelta));
     if (!expectedState.isEmpty()) {
-      sb.append(", expectedState=").append(expectedState);
+      sb.append(", expectedState=").append(State.redacted(expectedState));
     }
     if (!stateIncrements.isEmpty()) {
-      sb.append(", stateIncrements=").append(stateIncrements);
+      sb.append(", stateIncrements=").append(State.redacted(stateIncrements));
     }
     if (compaction != null) {
       sb.append(", compaction=")

@@ -46,6 +46,7 @@ public final class Examples {
     examples.put("templating", (s, d, t) -> TemplatingExample.run(s, t));
     examples.put("pipeline", (s, d, t) -> PipelineExample.run(s, t));
     examples.put("compaction", (s, d, t) -> CompactionExample.run(s, t));
+    examples.put("secret-state", (s, d, t) -> SecretStateExample.run(s, d, t));
     examples.put(
         "persistence",
         (s, d, t) -> {

@@ -121,4 +121,24 @@ class ExamplesTest {
         .contains("Noted (I received 2 messages).")
         .contains("latest summary: The user plans a May trip to Lisbon");
   }
+
+  @Test
+  void secretState_toolsShareATokenThatNoEventNorTheTranscriptShows(@TempDir Path dir) {
+    assertThat(SecretStateExample.run(sessions, dir, t)).isTrue();
+    assertThat(printed())
+        .contains("\"secret:api_token\":\"***\"")
+        .contains("\"authorized\":true")
+        .contains("after a restart the token is readable again: true")
+        .doesNotContain(SecretStateExample.DEMO_TOKEN);
+    assertThat(new String(readAll(dir.resolve("secrets.db")), StandardCharsets.ISO_8859_1))
+        .doesNotContain(SecretStateExample.DEMO_TOKEN);
+  }
+
+  private static byte[] readAll(Path file) {
+    try {
+      return java.nio.file.Files.readAllBytes(file);
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
 }

@@ -2,6 +2,7 @@ package dev.adk4j.sessions;
 
 import java.time.Duration;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Settings of a {@link DatabaseSessionService}. Immutable; {@link #defaults()} gives the documented
@@ -32,6 +33,9 @@ import java.util.Objects;
  *   <tr><td>{@code leaseDuration}</td><td>30 s</td><td>how long a session lease lasts unless
  *       renewed (it is renewed every third of that while held); after a holder dies, another
  *       instance takes the session over within this time (at least 100 ms)</td></tr>
+ *   <tr><td>{@code secretKey}</td><td>none</td><td>an AES key (128, 192 or 256 bits): {@code
+ *       secret:} keys are then stored encrypted with it (AES-GCM) and survive restarts; without
+ *       it they are kept in this service's memory only (see {@code docs/state.md})</td></tr>
  * </table>
  */
 public final class DatabaseSessionConfig {
@@ -54,8 +58,10 @@ public final class DatabaseSessionConfig {
   private final Duration leaseDuration;
   private final Duration socketTimeout;
   private final Duration statementTimeout;
+  private final javax.crypto.@Nullable SecretKey secretKey;
 
   private DatabaseSessionConfig(Builder b) {
+    this.secretKey = b.secretKey == null ? null : SecretCipher.checkKey(b.secretKey);
     this.leaseDuration = b.leaseDuration;
     this.socketTimeout = b.socketTimeout;
     this.statementTimeout = b.statementTimeout;
@@ -121,7 +127,16 @@ public final class DatabaseSessionConfig {
         .migrate(migrate)
         .leaseDuration(leaseDuration)
         .socketTimeout(socketTimeout)
-        .statementTimeout(statementTimeout);
+        .statementTimeout(statementTimeout)
+        .secretKey(secretKey);
+  }
+
+  /**
+   * The key {@code secret:} values are encrypted with in the database (AES-GCM), or {@code null}:
+   * secrets are then kept in the service's memory only, and lost when it closes.
+   */
+  public javax.crypto.@Nullable SecretKey secretKey() {
+    return secretKey;
   }
 
   public int maximumPoolSize() {
@@ -186,7 +201,8 @@ public final class DatabaseSessionConfig {
         && busyTimeout.equals(that.busyTimeout)
         && migrate == that.migrate
         && socketTimeout.equals(that.socketTimeout)
-        && statementTimeout.equals(that.statementTimeout);
+        && statementTimeout.equals(that.statementTimeout)
+        && Objects.equals(secretKey, that.secretKey);
   }
 
   @Override
@@ -201,7 +217,8 @@ public final class DatabaseSessionConfig {
         migrate,
         leaseDuration,
         socketTimeout,
-        statementTimeout);
+        statementTimeout,
+        secretKey);
   }
 
   @Override
@@ -226,6 +243,8 @@ public final class DatabaseSessionConfig {
         + socketTimeout
         + ", statementTimeout="
         + statementTimeout
+        + ", secretKey="
+        + (secretKey == null ? "none" : "AES-" + secretKey.getEncoded().length * 8 + " (hidden)")
         + "}";
   }
 
@@ -249,8 +268,22 @@ public final class DatabaseSessionConfig {
     private Duration leaseDuration = Duration.ofSeconds(30);
     private Duration socketTimeout = Duration.ofSeconds(30);
     private Duration statementTimeout = Duration.ofSeconds(25);
+    private javax.crypto.@Nullable SecretKey secretKey;
 
     private Builder() {}
+
+    /**
+     * The key to encrypt {@code secret:} values with at rest (AES-GCM through the JDK, a random
+     * 12-byte IV per value): an AES key of 128, 192 or 256 bits, for example {@code new
+     * SecretKeySpec(bytes, "AES")} from your secret manager. Secrets then survive restarts and are
+     * shared by the instances on one database that have the same key; a read of a secret with
+     * another key fails naming the session. {@code null} (the default) keeps secrets in the
+     * service's memory only: never in the database, lost when the service closes.
+     */
+    public Builder secretKey(javax.crypto.@Nullable SecretKey secretKey) {
+      this.secretKey = secretKey;
+      return this;
+    }
 
     /**
      * PostgreSQL only: how long the driver waits for an answer from the server (pgjdbc's {@code

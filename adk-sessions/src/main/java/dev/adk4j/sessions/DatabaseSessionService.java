@@ -101,7 +101,7 @@ public final class DatabaseSessionService implements BaseSessionService, AutoClo
     Objects.requireNonNull(config, "config");
     JdbcDependencies.check(jdbcUrl);
     this.store = JdbcSessionStore.open(jdbcUrl, user, password, config);
-    this.service = new StoreBackedSessionService(store, config.limits());
+    this.service = new StoreBackedSessionService(store, config.limits(), config.secretKey());
   }
 
   /**
@@ -117,7 +117,7 @@ public final class DatabaseSessionService implements BaseSessionService, AutoClo
     Objects.requireNonNull(config, "config");
     JdbcDependencies.check(null);
     this.store = JdbcSessionStore.open(dataSource, config);
-    this.service = new StoreBackedSessionService(store, config.limits());
+    this.service = new StoreBackedSessionService(store, config.limits(), config.secretKey());
   }
 
   @Override

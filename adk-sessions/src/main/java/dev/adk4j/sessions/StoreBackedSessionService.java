@@ -31,7 +31,7 @@ import org.jspecify.annotations.Nullable;
  */
 public final class StoreBackedSessionService implements BaseSessionService {
 
-  private final SessionStore store;
+  private final SecretKeepingStore store;
   private final SessionLimits limits;
 
   /** A service over {@code store} with the default {@link SessionLimits}. */
@@ -41,7 +41,23 @@ public final class StoreBackedSessionService implements BaseSessionService {
 
   /** A service over {@code store} refusing values and events over {@code limits}. */
   public StoreBackedSessionService(SessionStore store, SessionLimits limits) {
-    this.store = Objects.requireNonNull(store, "store");
+    this(store, limits, null);
+  }
+
+  /**
+   * A service over {@code store} refusing values and events over {@code limits}, keeping {@code
+   * secret:} keys encrypted in the store with {@code secretKey} (AES-GCM), or in this service's
+   * memory only when it is {@code null} (see {@link dev.adk4j.state.Scope#SECRET}).
+   *
+   * @param secretKey an AES key of 128, 192 or 256 bits, or {@code null}
+   * @throws IllegalArgumentException if {@code secretKey} is not such a key
+   */
+  public StoreBackedSessionService(
+      SessionStore store, SessionLimits limits, javax.crypto.@Nullable SecretKey secretKey) {
+    this.store =
+        new SecretKeepingStore(
+            Objects.requireNonNull(store, "store"),
+            secretKey == null ? null : new SecretCipher(secretKey));
     this.limits = Objects.requireNonNull(limits, "limits");
   }
 
