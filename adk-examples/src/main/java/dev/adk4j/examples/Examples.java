@@ -47,6 +47,7 @@ public final class Examples {
     examples.put("pipeline", (s, d, t) -> PipelineExample.run(s, t));
     examples.put("compaction", (s, d, t) -> CompactionExample.run(s, t));
     examples.put("secret-state", (s, d, t) -> SecretStateExample.run(s, d, t));
+    examples.put("expiry", (s, d, t) -> ExpiryExample.run(t));
     examples.put(
         "persistence",
         (s, d, t) -> {

@@ -141,4 +141,16 @@ class ExamplesTest {
       throw new java.io.UncheckedIOException(e);
     }
   }
+
+  @Test
+  void expiry_hidesExpiredSessions_purgesThemInBatches_andTrimsIdleOnes() {
+    ExpiryExample.Outcome o = ExpiryExample.run(t);
+    assertThat(o.visibleAfterActivity()).isTrue();
+    assertThat(o.visibleAfterExpiry()).isFalse();
+    assertThat(o.purge().expiredSessions()).isEqualTo(1);
+    assertThat(o.retention().expiredSessions()).isEqualTo(1);
+    assertThat(o.retention().trimmedEvents()).isEqualTo(3);
+    assertThat(o.eventsLeft()).isEqualTo(2);
+    assertThat(printed()).contains("user:plan = pro").contains("step = 5");
+  }
 }

@@ -96,6 +96,7 @@ final class Appends {
       String userId,
       @Nullable Map<String, ? extends @Nullable Object> state,
       @Nullable String sessionId,
+      java.time.@Nullable Duration timeToLive,
       SessionLimits limits,
       SecretKeepingStore store) {
     return Single.fromCallable(
@@ -109,7 +110,7 @@ final class Appends {
           limits.checkValues(initial.user(), where);
           limits.checkValues(initial.session(), where);
           limits.checkValues(secrets, where);
-          return store.create(appName, userId, id, initial, secrets);
+          return store.create(appName, userId, id, initial, secrets, timeToLive);
         });
   }
 

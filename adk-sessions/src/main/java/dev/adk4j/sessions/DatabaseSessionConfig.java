@@ -36,6 +36,10 @@ import org.jspecify.annotations.Nullable;
  *   <tr><td>{@code secretKey}</td><td>none</td><td>an AES key (128, 192 or 256 bits): {@code
  *       secret:} keys are then stored encrypted with it (AES-GCM) and survive restarts; without
  *       it they are kept in this service's memory only (see {@code docs/state.md})</td></tr>
+ *   <tr><td>{@code defaultTimeToLive}</td><td>none</td><td>sessions created without a time to
+ *       live expire this long after their last activity (none: they never expire)</td></tr>
+ *   <tr><td>{@code clock}</td><td>UTC system clock</td><td>the clock of creation times, expiry
+ *       and retention (a test's clock)</td></tr>
  * </table>
  */
 public final class DatabaseSessionConfig {
@@ -59,8 +63,16 @@ public final class DatabaseSessionConfig {
   private final Duration socketTimeout;
   private final Duration statementTimeout;
   private final javax.crypto.@Nullable SecretKey secretKey;
+  private final @Nullable Duration defaultTimeToLive;
+  private final java.time.Clock clock;
 
   private DatabaseSessionConfig(Builder b) {
+    this.defaultTimeToLive = b.defaultTimeToLive;
+    this.clock = b.clock;
+    check(
+        defaultTimeToLive == null
+            || !(defaultTimeToLive.isNegative() || defaultTimeToLive.isZero()),
+        "defaultTimeToLive must be positive (or unset), got " + defaultTimeToLive);
     this.secretKey = b.secretKey == null ? null : SecretCipher.checkKey(b.secretKey);
     this.leaseDuration = b.leaseDuration;
     this.socketTimeout = b.socketTimeout;
@@ -128,7 +140,19 @@ public final class DatabaseSessionConfig {
         .leaseDuration(leaseDuration)
         .socketTimeout(socketTimeout)
         .statementTimeout(statementTimeout)
-        .secretKey(secretKey);
+        .secretKey(secretKey)
+        .defaultTimeToLive(defaultTimeToLive)
+        .clock(clock);
+  }
+
+  /** The time to live of sessions created without one; {@code null}: they never expire. */
+  public @Nullable Duration defaultTimeToLive() {
+    return defaultTimeToLive;
+  }
+
+  /** The clock of creation times, expiry and retention. */
+  public java.time.Clock clock() {
+    return clock;
   }
 
   /**
@@ -202,7 +226,9 @@ public final class DatabaseSessionConfig {
         && migrate == that.migrate
         && socketTimeout.equals(that.socketTimeout)
         && statementTimeout.equals(that.statementTimeout)
-        && Objects.equals(secretKey, that.secretKey);
+        && Objects.equals(secretKey, that.secretKey)
+        && Objects.equals(defaultTimeToLive, that.defaultTimeToLive)
+        && clock.equals(that.clock);
   }
 
   @Override
@@ -218,7 +244,9 @@ public final class DatabaseSessionConfig {
         leaseDuration,
         socketTimeout,
         statementTimeout,
-        secretKey);
+        secretKey,
+        defaultTimeToLive,
+        clock);
   }
 
   @Override
@@ -245,6 +273,10 @@ public final class DatabaseSessionConfig {
         + statementTimeout
         + ", secretKey="
         + (secretKey == null ? "none" : "AES-" + secretKey.getEncoded().length * 8 + " (hidden)")
+        + ", defaultTimeToLive="
+        + (defaultTimeToLive == null ? "none" : defaultTimeToLive)
+        + ", clock="
+        + clock
         + "}";
   }
 
@@ -269,8 +301,29 @@ public final class DatabaseSessionConfig {
     private Duration socketTimeout = Duration.ofSeconds(30);
     private Duration statementTimeout = Duration.ofSeconds(25);
     private javax.crypto.@Nullable SecretKey secretKey;
+    private @Nullable Duration defaultTimeToLive;
+    private java.time.Clock clock = java.time.Clock.systemUTC();
 
     private Builder() {}
+
+    /**
+     * Sessions created without a time to live expire this long after their last activity (their
+     * creation, then each append): they are then invisible, and {@code purgeExpired} deletes them
+     * (their app and user state stay). {@code null} (the default): they never expire.
+     */
+    public Builder defaultTimeToLive(@Nullable Duration defaultTimeToLive) {
+      this.defaultTimeToLive = defaultTimeToLive;
+      return this;
+    }
+
+    /**
+     * The clock of sessions' creation times, expiry and retention; tests give a clock they move.
+     * Default {@link java.time.Clock#systemUTC()}.
+     */
+    public Builder clock(java.time.Clock clock) {
+      this.clock = Objects.requireNonNull(clock, "clock");
+      return this;
+    }
 
     /**
      * The key to encrypt {@code secret:} values with at rest (AES-GCM through the JDK, a random

@@ -60,22 +60,33 @@ final class SecretKeepingStore implements SessionStore {
 
   @Override
   public Session create(String appName, String userId, String sessionId, Scope.Split initial) {
-    return create(appName, userId, sessionId, initial, Map.of());
+    return create(appName, userId, sessionId, initial, Map.of(), null);
+  }
+
+  @Override
+  public Session create(
+      String appName,
+      String userId,
+      String sessionId,
+      Scope.Split initial,
+      @Nullable Duration timeToLive) {
+    return create(appName, userId, sessionId, initial, Map.of(), timeToLive);
   }
 
   /**
    * Creates the session with {@code secrets} (frozen values, without {@code null}s) as its first
-   * secrets.
+   * secrets, expiring {@code timeToLive} after its last activity (null: never).
    */
   Session create(
       String appName,
       String userId,
       String sessionId,
       Scope.Split initial,
-      Map<String, Object> secrets) {
+      Map<String, Object> secrets,
+      @Nullable Duration timeToLive) {
     Key key = new Key(appName, userId, sessionId);
     if (cipher == null) {
-      Session created = store.create(appName, userId, sessionId, initial);
+      Session created = store.create(appName, userId, sessionId, initial, timeToLive);
       // A session of the same id deleted before may have left secrets here (a delete racing an
       // append): the new session starts with its own only.
       if (secrets.isEmpty()) {
@@ -92,7 +103,7 @@ final class SecretKeepingStore implements SessionStore {
                 initial.app(),
                 initial.user(),
                 withEncrypted(appName, userId, sessionId, initial.session(), secrets));
-    return withSecrets(store.create(appName, userId, sessionId, sealed));
+    return withSecrets(store.create(appName, userId, sessionId, sealed, timeToLive));
   }
 
   @Override
@@ -173,9 +184,21 @@ final class SecretKeepingStore implements SessionStore {
     return store.acquireLease(appName, userId, sessionId, maxWait);
   }
 
-  /** Forgets the in-memory secrets of sessions a store removed (expiry). */
-  void forget(String appName, String userId, String sessionId) {
-    memory.remove(new Key(appName, userId, sessionId));
+  /** Deletes expired sessions, and forgets the in-memory secrets of those it deleted. */
+  @Override
+  public List<SessionRef> deleteExpired(int limit) {
+    List<SessionRef> deleted = store.deleteExpired(limit);
+    if (!memory.isEmpty()) {
+      for (SessionRef r : deleted) {
+        memory.remove(new Key(r.appName(), r.userId(), r.sessionId()));
+      }
+    }
+    return deleted;
+  }
+
+  @Override
+  public Trimmed trimIdleSessions(Duration idleFor, int keepLast, int limit) {
+    return store.trimIdleSessions(idleFor, keepLast, limit);
   }
 
   private Map<String, @Nullable Object> withEncrypted(

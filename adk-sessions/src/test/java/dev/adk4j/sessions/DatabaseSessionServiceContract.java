@@ -762,9 +762,15 @@ abstract class DatabaseSessionServiceContract extends SessionServiceContract {
     Session plain = create("alice", "s2", map());
     service.appendEvent(plain, textEvent("q1", 1000L)).blockingGet();
     ((DatabaseSessionService) service).close();
-    // Back to schema version 2 (the columns and indexes gone, the history forgetting 3 and 4).
+    // Back to schema version 2 (the columns and indexes gone, the history forgetting 3 to 5.1).
     try (Connection c = raw();
         java.sql.Statement st = c.createStatement()) {
+      st.execute("DROP INDEX adk_sessions_by_expiry");
+      st.execute("DROP INDEX adk_sessions_by_idle");
+      for (String column : List.of("ttl_millis", "expire_at", "trimmed_seq")) {
+        st.execute("ALTER TABLE adk_sessions DROP COLUMN " + column);
+      }
+      st.execute("DELETE FROM adk_schema_history WHERE version = '5.1'");
       st.execute("DROP INDEX adk_events_by_id");
       st.execute("DELETE FROM adk_schema_history WHERE version = '4'");
       st.execute("DROP INDEX adk_sessions_by_update");
