@@ -153,4 +153,13 @@ class ExamplesTest {
     assertThat(o.eventsLeft()).isEqualTo(2);
     assertThat(printed()).contains("user:plan = pro").contains("step = 5");
   }
+
+  @Test
+  void rewind_restoresTheStateOfBeforeTheSecondTurn_andKeepsEveryEvent() {
+    Session after = RewindExample.run(sessions, t);
+    assertThat(after.state()).containsEntry("destination", "Lisbon").containsEntry("changes", 1);
+    assertThat(after.events())
+        .anySatisfy(e -> assertThat(e.actions().rewindBeforeInvocationId()).isPresent());
+    assertThat(printed()).contains("Go to Rome.");
+  }
 }
