@@ -33,7 +33,7 @@ final class Histories {
       LlmAgent.IncludeContents include,
       @Nullable Integer historyWindow) {
     Optional<String> branch = ctx.branch();
-    List<Event> events = ctx.session().events();
+    List<Event> events = withoutRewound(ctx.session().events());
     int from = 0;
     List<Content> contents = new ArrayList<>();
     EventCompaction summary = null;
@@ -110,6 +110,45 @@ final class Histories {
       start = i;
     }
     return start;
+  }
+
+  /**
+   * {@code events} without what rewind events annulled: walking back from the end, a rewind event
+   * and every event from the first one of the invocation it names up to it are left out (as ADK
+   * does). Returns {@code events} itself when there is no rewind event.
+   */
+  static List<Event> withoutRewound(List<Event> events) {
+    boolean any = false;
+    for (Event e : events) {
+      if (e.actions().rewindBeforeInvocationId().isPresent()) {
+        any = true;
+        break;
+      }
+    }
+    if (!any) {
+      return events;
+    }
+    List<Event> kept = new ArrayList<>();
+    int i = events.size() - 1;
+    while (i >= 0) {
+      Event e = events.get(i);
+      Optional<String> target = e.actions().rewindBeforeInvocationId();
+      if (target.isEmpty()) {
+        kept.add(e);
+        i--;
+        continue;
+      }
+      int first = i;
+      for (int j = 0; j < i; j++) {
+        if (target.get().equals(events.get(j).invocationId())) {
+          first = j;
+          break;
+        }
+      }
+      i = first - 1;
+    }
+    java.util.Collections.reverse(kept);
+    return kept;
   }
 
   /** The summary of a compaction as user-role context that opens the conversation. */

@@ -23,8 +23,8 @@ import org.jspecify.annotations.Nullable;
  *
  * <ul>
  *   <li>a state key: an identifier {@code [A-Za-z_][A-Za-z0-9_]*} or identifiers joined by dots
- *       ({@code profile.theme}), optionally prefixed by {@code app:}, {@code user:} or {@code
- *       temp:};
+ *       ({@code profile.theme}), optionally prefixed by {@code app:}, {@code user:}, {@code temp:}
+ *       or {@code secret:};
  *   <li>{@code artifact.} followed by an artifact file name: an optional {@code user:} prefix, then
  *       one or more letters, digits, {@code _}, {@code -}, {@code .} or {@code /} ({@code
  *       {artifact.notes.txt}}, {@code {artifact.user:reports/q1.md}}). Names with other characters
@@ -59,6 +59,10 @@ import org.jspecify.annotations.Nullable;
  *       ({@link ReadonlyContext#loadArtifact}); an artifact with no text (binary data) is an error,
  *       and so is a name that {@link dev.adk4j.internal.artifacts.ArtifactNames} refuses ({@code
  *       {artifact.../x}}), with or without {@code ?}.
+ *   <li>A {@code secret:} key is inserted only if the running agent is an {@link LlmAgent} built
+ *       with {@link LlmAgent.Builder#secretsInInstructions(boolean) secretsInInstructions(true)};
+ *       otherwise the returned {@link Single} fails with an {@link IllegalArgumentException} naming
+ *       the key and the agent, with or without {@code ?}.
  *   <li>Inserted text is never scanned again: a value containing {@code {user:secret}} is inserted
  *       verbatim.
  *   <li>A missing key or artifact renders as the empty string with {@code ?}; without it the
@@ -170,6 +174,17 @@ public final class InstructionUtils {
 
   private static String resolveState(ReadonlyContext context, ReadonlyState state, Placeholder p) {
     String key = p.name;
+    if (key.startsWith(State.SECRET_PREFIX)
+        && !(context.invocationContext().agent() instanceof LlmAgent agent
+            && agent.secretsInInstructions())) {
+      throw new IllegalArgumentException(
+          "Instruction of agent '"
+              + context.agentName()
+              + "' refers to secret key '"
+              + key
+              + "', which would send the secret to the model; allow it with"
+              + " LlmAgent.builder().secretsInInstructions(true), or read the secret in a tool");
+    }
     if (state.containsKey(key)) {
       return format(state.get(key));
     }
@@ -304,7 +319,10 @@ public final class InstructionUtils {
             : null;
       }
       int start = from;
-      for (String prefix : new String[] {State.APP_PREFIX, State.USER_PREFIX, State.TEMP_PREFIX}) {
+      for (String prefix :
+          new String[] {
+            State.APP_PREFIX, State.USER_PREFIX, State.TEMP_PREFIX, State.SECRET_PREFIX
+          }) {
         if (s.startsWith(prefix, from)) {
           start = from + prefix.length();
           break;

@@ -74,6 +74,7 @@ public final class LlmAgent extends BaseAgent {
   private final IncludeContents includeContents;
   private final @Nullable Integer historyWindow;
   private final boolean disallowTransferToParent;
+  private final boolean secretsInInstructions;
   private final List<Callbacks.BeforeModelCallback> beforeModelCallbacks;
   private final List<Callbacks.AfterModelCallback> afterModelCallbacks;
   private final List<Callbacks.BeforeToolCallback> beforeToolCallbacks;
@@ -102,6 +103,7 @@ public final class LlmAgent extends BaseAgent {
     this.includeContents = b.includeContents;
     this.historyWindow = b.historyWindow;
     this.disallowTransferToParent = b.disallowTransferToParent;
+    this.secretsInInstructions = b.secretsInInstructions;
     this.beforeModelCallbacks = List.copyOf(b.beforeModelCallbacks);
     this.afterModelCallbacks = List.copyOf(b.afterModelCallbacks);
     this.beforeToolCallbacks = List.copyOf(b.beforeToolCallbacks);
@@ -133,6 +135,15 @@ public final class LlmAgent extends BaseAgent {
 
   public IncludeContents includeContents() {
     return includeContents;
+  }
+
+  /**
+   * Whether this agent's instructions may insert {@code secret:} keys ({@code {secret:api_key}}),
+   * sending their values to the model: false unless its builder said {@link
+   * Builder#secretsInInstructions(boolean) secretsInInstructions(true)}.
+   */
+  public boolean secretsInInstructions() {
+    return secretsInInstructions;
   }
 
   /** The number of earlier invocations the model sees, if limited. */
@@ -294,6 +305,7 @@ public final class LlmAgent extends BaseAgent {
     private IncludeContents includeContents = IncludeContents.DEFAULT;
     private @Nullable Integer historyWindow;
     private boolean disallowTransferToParent;
+    private boolean secretsInInstructions;
     private final List<Callbacks.BeforeModelCallback> beforeModelCallbacks = new ArrayList<>();
     private final List<Callbacks.AfterModelCallback> afterModelCallbacks = new ArrayList<>();
     private final List<Callbacks.BeforeToolCallback> beforeToolCallbacks = new ArrayList<>();
@@ -390,6 +402,17 @@ public final class LlmAgent extends BaseAgent {
 
     public Builder disallowTransferToParent(boolean disallow) {
       this.disallowTransferToParent = disallow;
+      return this;
+    }
+
+    /**
+     * Lets this agent's instructions (and the global instruction, when this agent runs) insert
+     * {@code secret:} keys, {@code {secret:name}}, which sends their values to the model. Off by
+     * default: such a placeholder then fails the invocation with an {@link
+     * IllegalArgumentException} naming the key and the agent, with or without {@code ?}.
+     */
+    public Builder secretsInInstructions(boolean allow) {
+      this.secretsInInstructions = allow;
       return this;
     }
 

@@ -244,9 +244,15 @@ public final class Event {
     return Objects.hash(id, invocationId, author, content, actions, branch, timestamp);
   }
 
+  /**
+   * The event as JSON ({@link #toJson()}), except that the value of every {@code secret:} key of
+   * its delta is shown as {@link dev.adk4j.state.State#REDACTED}: safe to log.
+   */
   @Override
   public String toString() {
-    return toJson();
+    return actions.hasSecrets()
+        ? toBuilder().actions(actions.redacted()).build().toJson()
+        : toJson();
   }
 
   /** Builds an {@link Event}. Not thread-safe. */

@@ -39,6 +39,7 @@ public final class EventActions {
   private final @Nullable String transferToAgent;
   private final @Nullable Boolean escalate;
   private final @Nullable Boolean skipSummarization;
+  private final @Nullable String rewindBeforeInvocationId;
   private final Map<String, @Nullable Object> expectedState;
   private final Map<String, Long> stateIncrements;
   private final @Nullable EventCompaction compaction;
@@ -52,6 +53,7 @@ public final class EventActions {
     this.transferToAgent = b.transferToAgent;
     this.escalate = b.escalate;
     this.skipSummarization = b.skipSummarization;
+    this.rewindBeforeInvocationId = b.rewindBeforeInvocationId;
   }
 
   /** An unmodifiable copy of {@code map} (the shared empty map when it is empty). */
@@ -77,6 +79,7 @@ public final class EventActions {
         .transferToAgent(transferToAgent)
         .escalate(escalate)
         .skipSummarization(skipSummarization)
+        .rewindBeforeInvocationId(rewindBeforeInvocationId)
         .expectedState(expectedState)
         .stateIncrements(stateIncrements)
         .compaction(compaction);
@@ -140,6 +143,16 @@ public final class EventActions {
     return Optional.ofNullable(skipSummarization);
   }
 
+  /**
+   * The invocation this event rewinds the session to before (a rewind event, as {@code
+   * Runner.rewind} appends): its delta restores the session's state, and models no longer see the
+   * events from that invocation's first one up to this event.
+   */
+  @JsonProperty("rewindBeforeInvocationId")
+  public Optional<String> rewindBeforeInvocationId() {
+    return Optional.ofNullable(rewindBeforeInvocationId);
+  }
+
   /** Whether these actions do nothing at all. */
   @JsonIgnore
   public boolean isEmpty() {
@@ -149,7 +162,8 @@ public final class EventActions {
         && artifactDelta.isEmpty()
         && transferToAgent == null
         && escalate == null
-        && skipSummarization == null;
+        && skipSummarization == null
+        && rewindBeforeInvocationId == null;
   }
 
   /**
@@ -195,6 +209,9 @@ public final class EventActions {
     if (other.skipSummarization != null) {
       b.skipSummarization = other.skipSummarization;
     }
+    if (other.rewindBeforeInvocationId != null) {
+      b.rewindBeforeInvocationId = other.rewindBeforeInvocationId;
+    }
     if (other.compaction != null) {
       b.compaction = other.compaction;
     }
@@ -217,7 +234,8 @@ public final class EventActions {
         && artifactDelta.equals(that.artifactDelta)
         && Objects.equals(transferToAgent, that.transferToAgent)
         && Objects.equals(escalate, that.escalate)
-        && Objects.equals(skipSummarization, that.skipSummarization);
+        && Objects.equals(skipSummarization, that.skipSummarization)
+        && Objects.equals(rewindBeforeInvocationId, that.rewindBeforeInvocationId);
   }
 
   @Override
@@ -230,17 +248,39 @@ public final class EventActions {
         artifactDelta,
         transferToAgent,
         escalate,
-        skipSummarization);
+        skipSummarization,
+        rewindBeforeInvocationId);
   }
 
+  /** Whether a map of this object names a {@code secret:} key, whose value must not be shown. */
+  boolean hasSecrets() {
+    return State.redacted(stateDelta) != stateDelta
+        || State.redacted(expectedState) != expectedState
+        || State.redacted(stateIncrements) != stateIncrements;
+  }
+
+  /**
+   * These actions with the value of every {@code secret:} key of the delta shown as {@link
+   * State#REDACTED} (for {@code Event.toString}); the maps left out of JSON are dropped.
+   */
+  EventActions redacted() {
+    return toBuilder()
+        .stateDelta(State.redacted(stateDelta))
+        .expectedState(Map.of())
+        .stateIncrements(Map.of())
+        .build();
+  }
+
+  /** These actions, the value of every {@code secret:} key shown as {@link State#REDACTED}. */
   @Override
   public String toString() {
-    StringBuilder sb = new StringBuilder("EventActions{stateDelta=").append(stateDelta);
+    StringBuilder sb =
+        new StringBuilder("EventActions{stateDelta=").append(State.redacted(stateDelta));
     if (!expectedState.isEmpty()) {
-      sb.append(", expectedState=").append(expectedState);
+      sb.append(", expectedState=").append(State.redacted(expectedState));
     }
     if (!stateIncrements.isEmpty()) {
-      sb.append(", stateIncrements=").append(stateIncrements);
+      sb.append(", stateIncrements=").append(State.redacted(stateIncrements));
     }
     if (compaction != null) {
       sb.append(", compaction=")
@@ -259,6 +299,9 @@ public final class EventActions {
     }
     if (skipSummarization != null) {
       sb.append(", skipSummarization=").append(skipSummarization);
+    }
+    if (rewindBeforeInvocationId != null) {
+      sb.append(", rewindBeforeInvocationId=").append(rewindBeforeInvocationId);
     }
     return sb.append('}').toString();
   }
@@ -284,6 +327,7 @@ public final class EventActions {
     private @Nullable String transferToAgent;
     private @Nullable Boolean escalate;
     private @Nullable Boolean skipSummarization;
+    private @Nullable String rewindBeforeInvocationId;
 
     private Builder() {}
 
@@ -411,6 +455,13 @@ public final class EventActions {
     @JsonProperty("skipSummarization")
     public Builder skipSummarization(@Nullable Boolean skipSummarization) {
       this.skipSummarization = skipSummarization;
+      return this;
+    }
+
+    /** Makes the event a rewind event to before that invocation; see the accessor. */
+    @JsonProperty("rewindBeforeInvocationId")
+    public Builder rewindBeforeInvocationId(@Nullable String invocationId) {
+      this.rewindBeforeInvocationId = invocationId;
       return this;
     }
 

@@ -13,6 +13,9 @@ import org.jspecify.annotations.Nullable;
  *   <li>{@link #APP}: {@code app:}, one value per app, shared by all its users and sessions;
  *   <li>{@link #USER}: {@code user:}, one value per (app, user), shared by that user's sessions;
  *   <li>{@link #TEMP}: {@code temp:}, one invocation, never stored;
+ *   <li>{@link #SECRET}: {@code secret:} (adk4j), one session like a session key, but kept apart:
+ *       never in a stored event's delta, never in the session's stored state, never in clear in a
+ *       database, redacted by {@code toString};
  *   <li>{@link #SESSION}: no prefix (or any other prefix, such as {@code a:b}), one session.
  * </ul>
  *
@@ -23,6 +26,13 @@ public enum Scope {
   APP(State.APP_PREFIX),
   USER(State.USER_PREFIX),
   TEMP(State.TEMP_PREFIX),
+  /**
+   * {@code secret:} keys (adk4j): readable for the whole session like a session key, by tools,
+   * callbacks and (where the agent opts in) instructions. A session service keeps them apart from
+   * the stored state and events: in its own memory (lost at restart), or encrypted with a key the
+   * operator supplies. {@link #split} leaves them out, so a store never sees one in clear.
+   */
+  SECRET(State.SECRET_PREFIX),
   SESSION("");
 
   private final String prefix;
@@ -47,7 +57,18 @@ public enum Scope {
     if (key.startsWith(State.TEMP_PREFIX)) {
       return TEMP;
     }
+    if (key.startsWith(State.SECRET_PREFIX)) {
+      return SECRET;
+    }
     return SESSION;
+  }
+
+  /**
+   * Whether keys of this scope are stored with the session's state and in events' deltas: false for
+   * {@link #TEMP} (never kept) and {@link #SECRET} (kept apart, see there).
+   */
+  public boolean isStored() {
+    return this != TEMP && this != SECRET;
   }
 
   /**
@@ -73,8 +94,8 @@ public enum Scope {
   }
 
   /**
-   * A delta split by scope, {@code temp:} keys dropped. Each map keeps the full keys and may hold
-   * {@code null} values, meaning removal. The maps are unmodifiable.
+   * A delta split by scope, {@code temp:} and {@code secret:} keys dropped. Each map keeps the full
+   * keys and may hold {@code null} values, meaning removal. The maps are unmodifiable.
    */
   public record Split(
       Map<String, @Nullable Object> app,
@@ -87,7 +108,10 @@ public enum Scope {
     }
   }
 
-  /** Splits {@code delta} into its app, user and session parts, dropping {@code temp:} keys. */
+  /**
+   * Splits {@code delta} into its app, user and session parts, dropping {@code temp:} and {@code
+   * secret:} keys.
+   */
   public static Split split(Map<String, ? extends @Nullable Object> delta) {
     Map<String, @Nullable Object> app = null;
     Map<String, @Nullable Object> user = null;
@@ -105,6 +129,7 @@ public enum Scope {
           session = add(session, key, e.getValue());
           break;
         case TEMP:
+        case SECRET:
         default:
           break;
       }

@@ -55,6 +55,16 @@ public final class State implements ConcurrentMap<String, Object>, ReadonlyState
   public static final String TEMP_PREFIX = "temp:";
 
   /**
+   * The prefix of secret keys (adk4j): read like session keys for the whole session, but never in a
+   * stored event, never stored in clear, and shown as {@link #REDACTED} by every {@code toString}.
+   * See {@link Scope#SECRET}.
+   */
+  public static final String SECRET_PREFIX = "secret:";
+
+  /** What {@code toString} methods (and the server's JSON) show instead of a secret's value. */
+  public static final String REDACTED = "***";
+
+  /**
    * Marks a removal in a hand-built delta map that cannot hold {@code null} (such as a {@link
    * ConcurrentHashMap}). {@code EventActions} turns it into {@code null}.
    */
@@ -117,13 +127,14 @@ public final class State implements ConcurrentMap<String, Object>, ReadonlyState
   /**
    * The read-modify-writes recorded: each key this state read (before writing it) and then wrote,
    * other than by {@link #increment}, with the value it read ({@code null} if it was absent).
-   * {@code temp:} keys are left out: they are never stored, so they cannot conflict.
+   * {@code temp:} and {@code secret:} keys are left out: they are not stored with the session's
+   * state, so they cannot conflict (a secret is last-writer-wins).
    */
   public Map<String, @Nullable Object> expectations() {
     Map<String, @Nullable Object> out = new HashMap<>();
     for (String key : delta.keySet()) {
       Object read = reads.get(key);
-      if (read != null && !increments.containsKey(key) && Scope.of(key) != Scope.TEMP) {
+      if (read != null && !increments.containsKey(key) && Scope.of(key).isStored()) {
         out.put(key, read == ABSENT ? null : read);
       }
     }
@@ -663,8 +674,30 @@ public final class State implements ConcurrentMap<String, Object>, ReadonlyState
     return state.hashCode();
   }
 
+  /** The live state, {@code secret:} values shown as {@link #REDACTED}. */
   @Override
   public String toString() {
-    return state.toString();
+    return redacted(state).toString();
+  }
+
+  /**
+   * {@code map} with the value of every {@code secret:} key replaced by {@link #REDACTED}: what to
+   * print, log or send instead of a state map or delta. Returns {@code map} itself when it has no
+   * secret key; otherwise a new, insertion-ordered map.
+   */
+  public static <V> Map<String, ?> redacted(Map<String, V> map) {
+    boolean any = false;
+    for (String key : map.keySet()) {
+      if (key.startsWith(SECRET_PREFIX)) {
+        any = true;
+        break;
+      }
+    }
+    if (!any) {
+      return map;
+    }
+    Map<String, @Nullable Object> out = new java.util.LinkedHashMap<>();
+    map.forEach((k, v) -> out.put(k, k.startsWith(SECRET_PREFIX) ? REDACTED : v));
+    return out;
   }
 }

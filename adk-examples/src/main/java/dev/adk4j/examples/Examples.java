@@ -48,6 +48,9 @@ public final class Examples {
     examples.put("compaction", (s, d, t) -> CompactionExample.run(s, t));
     examples.put("state-history", (s, d, t) -> StateHistoryExample.run(s, t));
     examples.put("memory", (s, d, t) -> MemoryExample.run(d, t));
+    examples.put("secret-state", (s, d, t) -> SecretStateExample.run(s, d, t));
+    examples.put("expiry", (s, d, t) -> ExpiryExample.run(t));
+    examples.put("rewind", (s, d, t) -> RewindExample.run(s, t));
     examples.put(
         "persistence",
         (s, d, t) -> {

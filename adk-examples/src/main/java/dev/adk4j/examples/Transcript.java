@@ -7,6 +7,7 @@ import dev.adk4j.events.Event;
 import dev.adk4j.internal.Json;
 import dev.adk4j.sessions.Session;
 import dev.adk4j.state.Scope;
+import dev.adk4j.state.State;
 import java.io.PrintStream;
 import java.util.EnumMap;
 import java.util.List;
@@ -75,7 +76,7 @@ public final class Transcript {
     }
     Map<String, Object> delta = e.actions().stateDelta();
     if (!delta.isEmpty()) {
-      out.println("      stateDelta " + Json.toJson(new TreeMap<>(delta)));
+      out.println("      stateDelta " + Json.toJson(new TreeMap<>(State.redacted(delta))));
     }
   }
 
@@ -92,11 +93,13 @@ public final class Transcript {
     if (state.isEmpty()) {
       out.println("      (empty)");
     }
-    for (Scope scope : List.of(Scope.APP, Scope.USER, Scope.SESSION, Scope.TEMP)) {
+    for (Scope scope : List.of(Scope.APP, Scope.USER, Scope.SESSION, Scope.SECRET, Scope.TEMP)) {
       Map<String, Object> keys = byScope.get(scope);
       if (keys != null) {
         out.println(
-            "      " + String.format("%-9s", scope.name().toLowerCase() + ":") + Json.toJson(keys));
+            "      "
+                + String.format("%-9s", scope.name().toLowerCase() + ":")
+                + Json.toJson(State.redacted(keys)));
       }
     }
   }

@@ -153,4 +153,45 @@ class ExamplesTest {
         .contains("Noted (I received 2 messages).")
         .contains("latest summary: The user plans a May trip to Lisbon");
   }
+
+  @Test
+  void secretState_toolsShareATokenThatNoEventNorTheTranscriptShows(@TempDir Path dir) {
+    assertThat(SecretStateExample.run(sessions, dir, t)).isTrue();
+    assertThat(printed())
+        .contains("\"secret:api_token\":\"***\"")
+        .contains("\"authorized\":true")
+        .contains("after a restart the token is readable again: true")
+        .doesNotContain(SecretStateExample.DEMO_TOKEN);
+    assertThat(new String(readAll(dir.resolve("secrets.db")), StandardCharsets.ISO_8859_1))
+        .doesNotContain(SecretStateExample.DEMO_TOKEN);
+  }
+
+  private static byte[] readAll(Path file) {
+    try {
+      return java.nio.file.Files.readAllBytes(file);
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  @Test
+  void expiry_hidesExpiredSessions_purgesThemInBatches_andTrimsIdleOnes() {
+    ExpiryExample.Outcome o = ExpiryExample.run(t);
+    assertThat(o.visibleAfterActivity()).isTrue();
+    assertThat(o.visibleAfterExpiry()).isFalse();
+    assertThat(o.purge().expiredSessions()).isEqualTo(1);
+    assertThat(o.retention().expiredSessions()).isEqualTo(1);
+    assertThat(o.retention().trimmedEvents()).isEqualTo(3);
+    assertThat(o.eventsLeft()).isEqualTo(2);
+    assertThat(printed()).contains("user:plan = pro").contains("step = 5");
+  }
+
+  @Test
+  void rewind_restoresTheStateOfBeforeTheSecondTurn_andKeepsEveryEvent() {
+    Session after = RewindExample.run(sessions, t);
+    assertThat(after.state()).containsEntry("destination", "Lisbon").containsEntry("changes", 1);
+    assertThat(after.events())
+        .anySatisfy(e -> assertThat(e.actions().rewindBeforeInvocationId()).isPresent());
+    assertThat(printed()).contains("Go to Rome.");
+  }
 }

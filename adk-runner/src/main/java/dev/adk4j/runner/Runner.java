@@ -23,6 +23,7 @@ import dev.adk4j.state.Scope;
 import io.reactivex.rxjava3.core.BackpressureStrategy;
 import io.reactivex.rxjava3.core.Flowable;
 import io.reactivex.rxjava3.core.FlowableEmitter;
+import io.reactivex.rxjava3.core.Single;
 import io.reactivex.rxjava3.schedulers.Schedulers;
 import io.reactivex.rxjava3.subscribers.DisposableSubscriber;
 import java.time.Duration;
@@ -248,6 +249,65 @@ public class Runner {
                 BackpressureStrategy.BUFFER)
             .subscribeOn(Schedulers.io());
     return new DrainBeforeError<>(work);
+  }
+
+  /**
+   * Rewinds the session to before invocation {@code beforeInvocationId}, as ADK for Python's {@code
+   * rewind_async} does: appends (and returns, without emitting) one event, authored {@code user},
+   * whose {@link EventActions#rewindBeforeInvocationId()} names that invocation and whose delta
+   * restores the session's state to what it was before its first event; models never again see the
+   * events from that invocation's first event up to the rewind event (they stay stored, for audit).
+   *
+   * <ul>
+   *   <li>Session keys are restored: each key changed since (or created since) gets the value it
+   *       had at that point, or is removed. {@code app:} and {@code user:} keys are not restored:
+   *       they are shared with other sessions, which may have changed them since. {@code temp:} and
+   *       {@code secret:} keys are never in events, so they are not restored either.
+   *   <li>Artifacts of the session (not {@code user:} ones) saved since get a new version holding
+   *       the content of the version they had then; one that did not exist gets an empty version
+   *       (no data), as ADK does. The rewind event's {@code artifactDelta} names those versions.
+   *   <li>It takes the session's turn like an invocation (waits up to {@link
+   *       RunConfig#maxSessionWait()}'s default for a running one).
+   * </ul>
+   *
+   * @return the rewind event, as stored
+   * @throws IllegalArgumentException (through the Single) if the session has no event of that
+   *     invocation, naming it and the session
+   * @throws SessionNotFoundException (through the Single) if the session does not exist
+   */
+  public final Single<Event> rewind(String userId, String sessionId, String beforeInvocationId) {
+    requireId(userId, "userId");
+    requireId(sessionId, "sessionId");
+    requireId(beforeInvocationId, "beforeInvocationId");
+    return Single.fromCallable(
+            () -> {
+              Duration wait = RunConfig.builder().build().maxSessionWait();
+              String key = appName + '\u0000' + userId + '\u0000' + sessionId;
+              Permit permit = acquire(key, wait);
+              try (SessionLease lease =
+                  sessionService.acquireLease(appName, userId, sessionId, wait).blockingGet()) {
+                Session session =
+                    sessionService.getSession(appName, userId, sessionId).blockingGet();
+                if (session == null) {
+                  throw new SessionNotFoundException(appName, userId, sessionId);
+                }
+                lease.attach(session);
+                Event rewind =
+                    Rewinds.rewindEvent(session, beforeInvocationId, artifactService, appName);
+                Event stored = sessionService.appendEvent(session, rewind).blockingGet();
+                log.debug(
+                    "Rewound session '{}' of user '{}' in app '{}' to before invocation {}",
+                    sessionId,
+                    userId,
+                    appName,
+                    beforeInvocationId);
+                return stored;
+              } finally {
+                sessionCache.forget(appName, userId, sessionId);
+                release(key, permit);
+              }
+            })
+        .subscribeOn(Schedulers.io());
   }
 
   /** One invocation, run on its own thread. */

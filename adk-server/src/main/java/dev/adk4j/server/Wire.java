@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.adk4j.events.Event;
 import dev.adk4j.internal.Json;
 import dev.adk4j.sessions.Session;
+import dev.adk4j.state.State;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
@@ -26,9 +27,23 @@ final class Wire {
 
   static final ObjectMapper MAPPER = Json.newMapper();
 
+  /** The event; a {@code secret:} key of its delta (never in a stored one) shows as "***". */
   static ObjectNode event(Event event) {
     ObjectNode node = MAPPER.valueToTree(event);
     node.put("timestamp", event.timestamp() / 1000.0);
+    JsonNode actions = node.get("actions");
+    JsonNode delta = actions == null ? null : actions.get("stateDelta");
+    if (delta instanceof ObjectNode d) {
+      List<String> secrets = new ArrayList<>();
+      d.fieldNames()
+          .forEachRemaining(
+              k -> {
+                if (k.startsWith(State.SECRET_PREFIX)) {
+                  secrets.add(k);
+                }
+              });
+      secrets.forEach(k -> d.put(k, State.REDACTED));
+    }
     return node;
   }
 
@@ -56,7 +71,8 @@ final class Wire {
     node.put("id", session.id());
     node.put("appName", session.appName());
     node.put("userId", session.userId());
-    node.set("state", MAPPER.valueToTree(session.state()));
+    // Secrets never leave through the API: their keys show, their values are "***".
+    node.set("state", MAPPER.valueToTree(State.redacted(session.state())));
     if (withEvents) {
       ArrayNode events = node.putArray("events");
       for (Event e : session.events()) {

@@ -96,19 +96,45 @@ final class Appends {
       String userId,
       @Nullable Map<String, ? extends @Nullable Object> state,
       @Nullable String sessionId,
+      java.time.@Nullable Duration timeToLive,
       SessionLimits limits,
-      SessionStore store) {
+      SecretKeepingStore store) {
     return Single.fromCallable(
         () -> {
           checkIds(appName, userId);
           String id = sessionIdOrNew(sessionId);
           Scope.Split initial = initialState(appName, userId, id, state);
+          Map<String, Object> secrets = initialSecrets(appName, userId, id, state);
           Supplier<String> where = () -> SessionException.describe(appName, userId, id);
           limits.checkValues(initial.app(), where);
           limits.checkValues(initial.user(), where);
           limits.checkValues(initial.session(), where);
-          return store.create(appName, userId, id, initial);
+          limits.checkValues(secrets, where);
+          return store.create(appName, userId, id, initial, secrets, timeToLive);
         });
+  }
+
+  /** The {@code secret:} keys of an initial state, normalized and frozen, without removals. */
+  private static Map<String, Object> initialSecrets(
+      String appName,
+      String userId,
+      String sessionId,
+      @Nullable Map<String, ? extends @Nullable Object> state) {
+    if (state == null || state.isEmpty()) {
+      return Map.of();
+    }
+    Map<String, Object> secrets = new LinkedHashMap<>();
+    state.forEach(
+        (k, v) -> {
+          if (k != null && Scope.of(k) == Scope.SECRET) {
+            Object value =
+                normalize(appName, userId, sessionId, Collections.singletonMap(k, v)).get(k);
+            if (value != null) {
+              secrets.put(k, Objects.requireNonNull(Json.freeze(value), k));
+            }
+          }
+        });
+    return secrets;
   }
 
   static void checkIds(String appName, String userId) {
@@ -156,22 +182,27 @@ final class Appends {
     Map<String, @Nullable Object> delta = actions.stateDelta();
     // The stored event, and what a store keeps, hold immutable copies of the values, which
     // readers then share; the caller's copy gets the mutable ones. A delta of valid keys, none
-    // temp:, whose values are all immutable scalars is already in that form (the common case):
-    // it is used as it is, and its event stored as it is.
+    // temp: or secret:, whose values are all immutable scalars is already in that form (the
+    // common case): it is used as it is, and its event stored as it is.
     Map<String, @Nullable Object> full;
     Map<String, @Nullable Object> kept;
+    Map<String, @Nullable Object> secrets;
     if (isStoredForm(session, delta)) {
       full = delta;
       kept = delta;
+      secrets = Map.of();
     } else {
       full = normalize(session.appName(), session.userId(), session.id(), delta);
       kept = frozenWithoutTemp(full);
+      // secret: keys were left out of kept: they go to the service's secret keeping, never to a
+      // store in clear nor into the stored event.
+      secrets = kept.size() == full.size() ? Map.of() : secretsOf(full);
     }
     Map<String, @Nullable Object> expected =
         actions.expectedState().isEmpty()
             ? Map.of()
             : Collections.unmodifiableMap(
-                Scope.withoutTemp(
+                storedKeysOf(
                     normalize(
                         session.appName(),
                         session.userId(),
@@ -185,8 +216,16 @@ final class Appends {
           .forEach(
               (key, amount) -> {
                 checkKey(session, key);
-                if (Scope.of(key) != Scope.TEMP) {
+                Scope scope = Scope.of(key);
+                if (scope.isStored()) {
                   nonTemp.put(key, amount);
+                } else if (scope == Scope.SECRET && !delta.containsKey(key)) {
+                  throw new IllegalArgumentException(
+                      "Secret key '"
+                          + key
+                          + "' cannot be incremented by the store ("
+                          + session.describe()
+                          + "): secrets are kept apart from stored state; put its new value");
                 }
               });
       increments = Collections.unmodifiableMap(nonTemp);
@@ -207,7 +246,10 @@ final class Appends {
                         .build())
                 .build();
     limits.checkAppend(kept, stored, session::describe); // stored's delta is kept
-    return new PendingAppend(session, stored, full, kept, expected, increments);
+    if (!secrets.isEmpty()) {
+      limits.checkValues(secrets, session::describe);
+    }
+    return new PendingAppend(session, stored, full, kept, expected, increments, secrets);
   }
 
   /**
@@ -220,11 +262,35 @@ final class Appends {
     for (Map.Entry<String, @Nullable Object> e : delta.entrySet()) {
       String key = e.getKey();
       checkKey(session, key);
-      if (!Json.isSettled(e.getValue()) || Scope.of(key) == Scope.TEMP) {
+      if (!Json.isSettled(e.getValue()) || !Scope.of(key).isStored()) {
         return false;
       }
     }
     return true;
+  }
+
+  /** The {@code secret:} entries of {@code delta}, values frozen. */
+  private static Map<String, @Nullable Object> secretsOf(Map<String, @Nullable Object> delta) {
+    Map<String, @Nullable Object> out = new LinkedHashMap<>();
+    delta.forEach(
+        (k, v) -> {
+          if (Scope.of(k) == Scope.SECRET) {
+            out.put(k, Json.freeze(v));
+          }
+        });
+    return out.isEmpty() ? Map.of() : Collections.unmodifiableMap(out);
+  }
+
+  /** {@code map} without its {@code temp:} and {@code secret:} keys. */
+  private static Map<String, @Nullable Object> storedKeysOf(Map<String, @Nullable Object> map) {
+    Map<String, @Nullable Object> out = new LinkedHashMap<>();
+    map.forEach(
+        (k, v) -> {
+          if (Scope.of(k).isStored()) {
+            out.put(k, v);
+          }
+        });
+    return out;
   }
 
   /** Whether the two maps hold the same keys with the very same value instances. */
@@ -242,7 +308,8 @@ final class Appends {
   }
 
   /**
-   * The non-{@code temp:} entries of {@code delta}, with their values frozen ({@link Json#freeze}).
+   * The entries of {@code delta} that are stored (neither {@code temp:} nor {@code secret:}), with
+   * their values frozen ({@link Json#freeze}).
    */
   private static Map<String, @Nullable Object> frozenWithoutTemp(
       Map<String, @Nullable Object> delta) {
@@ -252,7 +319,7 @@ final class Appends {
     Map<String, @Nullable Object> out = new LinkedHashMap<>(Math.max(4, delta.size() * 2));
     delta.forEach(
         (k, v) -> {
-          if (Scope.of(k) != Scope.TEMP) {
+          if (Scope.of(k).isStored()) {
             out.put(k, Json.freeze(v));
           }
         });

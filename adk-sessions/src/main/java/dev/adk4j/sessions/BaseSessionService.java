@@ -48,6 +48,41 @@ public interface BaseSessionService {
       @Nullable Map<String, ? extends @Nullable Object> state,
       @Nullable String sessionId);
 
+  /**
+   * Creates a session that expires {@code timeToLive} after its last activity (adk4j): its creation
+   * and then each append push the expiry back. An expired session is as if deleted: {@code
+   * getSession} completes empty, {@code listSessions} leaves it out, {@code listEvents} and {@code
+   * appendEvent} fail with {@link SessionNotFoundException}, and its id can be used again. {@link
+   * #purgeExpired} deletes it for good (events and session state; app and user state stay).
+   *
+   * <p>The default refuses: a service without expiry fails with {@link
+   * UnsupportedOperationException}. {@code InMemorySessionService}, {@code DatabaseSessionService}
+   * and {@code StoreBackedSessionService} (over a store with expiry) support it.
+   *
+   * @param timeToLive positive
+   * @throws IllegalArgumentException (through the Single) if {@code timeToLive} is not positive
+   */
+  default Single<Session> createSession(
+      String appName,
+      String userId,
+      @Nullable Map<String, ? extends @Nullable Object> state,
+      @Nullable String sessionId,
+      java.time.Duration timeToLive) {
+    return Single.error(
+        new UnsupportedOperationException(
+            getClass().getName() + " does not support session expiry (a time to live)"));
+  }
+
+  /**
+   * Deletes expired sessions and, if {@code cleanup} asks for it, the old events of idle sessions
+   * (adk4j), in bounded batches, each its own short transaction; see {@link SessionCleanup}. The
+   * default, for a service without expiry, does nothing.
+   */
+  default Single<SessionCleanup.Result> purgeExpired(SessionCleanup cleanup) {
+    Objects.requireNonNull(cleanup, "cleanup");
+    return Single.just(SessionCleanup.Result.NONE);
+  }
+
   /** Creates a session with no initial state and a generated id. */
   default Single<Session> createSession(String appName, String userId) {
     return createSession(appName, userId, null, null);

@@ -2,6 +2,7 @@ package dev.adk4j.sessions;
 
 import java.time.Duration;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Settings of a {@link DatabaseSessionService}. Immutable; {@link #defaults()} gives the documented
@@ -32,6 +33,13 @@ import java.util.Objects;
  *   <tr><td>{@code leaseDuration}</td><td>30 s</td><td>how long a session lease lasts unless
  *       renewed (it is renewed every third of that while held); after a holder dies, another
  *       instance takes the session over within this time (at least 100 ms)</td></tr>
+ *   <tr><td>{@code secretKey}</td><td>none</td><td>an AES key (128, 192 or 256 bits): {@code
+ *       secret:} keys are then stored encrypted with it (AES-GCM) and survive restarts; without
+ *       it they are kept in this service's memory only (see {@code docs/state.md})</td></tr>
+ *   <tr><td>{@code defaultTimeToLive}</td><td>none</td><td>sessions created without a time to
+ *       live expire this long after their last activity (none: they never expire)</td></tr>
+ *   <tr><td>{@code clock}</td><td>UTC system clock</td><td>the clock of creation times, expiry
+ *       and retention (a test's clock)</td></tr>
  * </table>
  */
 public final class DatabaseSessionConfig {
@@ -54,8 +62,18 @@ public final class DatabaseSessionConfig {
   private final Duration leaseDuration;
   private final Duration socketTimeout;
   private final Duration statementTimeout;
+  private final javax.crypto.@Nullable SecretKey secretKey;
+  private final @Nullable Duration defaultTimeToLive;
+  private final java.time.Clock clock;
 
   private DatabaseSessionConfig(Builder b) {
+    this.defaultTimeToLive = b.defaultTimeToLive;
+    this.clock = b.clock;
+    check(
+        defaultTimeToLive == null
+            || !(defaultTimeToLive.isNegative() || defaultTimeToLive.isZero()),
+        "defaultTimeToLive must be positive (or unset), got " + defaultTimeToLive);
+    this.secretKey = b.secretKey == null ? null : SecretCipher.checkKey(b.secretKey);
     this.leaseDuration = b.leaseDuration;
     this.socketTimeout = b.socketTimeout;
     this.statementTimeout = b.statementTimeout;
@@ -121,7 +139,28 @@ public final class DatabaseSessionConfig {
         .migrate(migrate)
         .leaseDuration(leaseDuration)
         .socketTimeout(socketTimeout)
-        .statementTimeout(statementTimeout);
+        .statementTimeout(statementTimeout)
+        .secretKey(secretKey)
+        .defaultTimeToLive(defaultTimeToLive)
+        .clock(clock);
+  }
+
+  /** The time to live of sessions created without one; {@code null}: they never expire. */
+  public @Nullable Duration defaultTimeToLive() {
+    return defaultTimeToLive;
+  }
+
+  /** The clock of creation times, expiry and retention. */
+  public java.time.Clock clock() {
+    return clock;
+  }
+
+  /**
+   * The key {@code secret:} values are encrypted with in the database (AES-GCM), or {@code null}:
+   * secrets are then kept in the service's memory only, and lost when it closes.
+   */
+  public javax.crypto.@Nullable SecretKey secretKey() {
+    return secretKey;
   }
 
   public int maximumPoolSize() {
@@ -186,7 +225,10 @@ public final class DatabaseSessionConfig {
         && busyTimeout.equals(that.busyTimeout)
         && migrate == that.migrate
         && socketTimeout.equals(that.socketTimeout)
-        && statementTimeout.equals(that.statementTimeout);
+        && statementTimeout.equals(that.statementTimeout)
+        && Objects.equals(secretKey, that.secretKey)
+        && Objects.equals(defaultTimeToLive, that.defaultTimeToLive)
+        && clock.equals(that.clock);
   }
 
   @Override
@@ -201,7 +243,10 @@ public final class DatabaseSessionConfig {
         migrate,
         leaseDuration,
         socketTimeout,
-        statementTimeout);
+        statementTimeout,
+        secretKey,
+        defaultTimeToLive,
+        clock);
   }
 
   @Override
@@ -226,6 +271,12 @@ public final class DatabaseSessionConfig {
         + socketTimeout
         + ", statementTimeout="
         + statementTimeout
+        + ", secretKey="
+        + (secretKey == null ? "none" : "AES-" + secretKey.getEncoded().length * 8 + " (hidden)")
+        + ", defaultTimeToLive="
+        + (defaultTimeToLive == null ? "none" : defaultTimeToLive)
+        + ", clock="
+        + clock
         + "}";
   }
 
@@ -249,8 +300,43 @@ public final class DatabaseSessionConfig {
     private Duration leaseDuration = Duration.ofSeconds(30);
     private Duration socketTimeout = Duration.ofSeconds(30);
     private Duration statementTimeout = Duration.ofSeconds(25);
+    private javax.crypto.@Nullable SecretKey secretKey;
+    private @Nullable Duration defaultTimeToLive;
+    private java.time.Clock clock = java.time.Clock.systemUTC();
 
     private Builder() {}
+
+    /**
+     * Sessions created without a time to live expire this long after their last activity (their
+     * creation, then each append): they are then invisible, and {@code purgeExpired} deletes them
+     * (their app and user state stay). {@code null} (the default): they never expire.
+     */
+    public Builder defaultTimeToLive(@Nullable Duration defaultTimeToLive) {
+      this.defaultTimeToLive = defaultTimeToLive;
+      return this;
+    }
+
+    /**
+     * The clock of sessions' creation times, expiry and retention; tests give a clock they move.
+     * Default {@link java.time.Clock#systemUTC()}.
+     */
+    public Builder clock(java.time.Clock clock) {
+      this.clock = Objects.requireNonNull(clock, "clock");
+      return this;
+    }
+
+    /**
+     * The key to encrypt {@code secret:} values with at rest (AES-GCM through the JDK, a random
+     * 12-byte IV per value): an AES key of 128, 192 or 256 bits, for example {@code new
+     * SecretKeySpec(bytes, "AES")} from your secret manager. Secrets then survive restarts and are
+     * shared by the instances on one database that have the same key; a read of a secret with
+     * another key fails naming the session. {@code null} (the default) keeps secrets in the
+     * service's memory only: never in the database, lost when the service closes.
+     */
+    public Builder secretKey(javax.crypto.@Nullable SecretKey secretKey) {
+      this.secretKey = secretKey;
+      return this;
+    }
 
     /**
      * PostgreSQL only: how long the driver waits for an answer from the server (pgjdbc's {@code

@@ -103,7 +103,7 @@ public final class DatabaseSessionService implements BaseSessionService, AutoClo
     Objects.requireNonNull(config, "config");
     JdbcDependencies.check("DatabaseSessionService", jdbcUrl);
     this.store = JdbcSessionStore.open(jdbcUrl, user, password, config);
-    this.service = new StoreBackedSessionService(store, config.limits());
+    this.service = service(store, config);
   }
 
   /**
@@ -119,7 +119,40 @@ public final class DatabaseSessionService implements BaseSessionService, AutoClo
     Objects.requireNonNull(config, "config");
     JdbcDependencies.check("DatabaseSessionService", null);
     this.store = JdbcSessionStore.open(dataSource, config);
-    this.service = new StoreBackedSessionService(store, config.limits());
+    this.service = service(store, config);
+  }
+
+  private static StoreBackedSessionService service(
+      JdbcSessionStore store, DatabaseSessionConfig config) {
+    return StoreBackedSessionService.builder(store)
+        .limits(config.limits())
+        .secretKey(config.secretKey())
+        .defaultTimeToLive(config.defaultTimeToLive())
+        .build();
+  }
+
+  /**
+   * Creates a session that expires {@code timeToLive} after its last activity, by the
+   * configuration's clock (its {@code expire_at} column, indexed for the cleanup).
+   */
+  @Override
+  public Single<Session> createSession(
+      String appName,
+      String userId,
+      @Nullable Map<String, ? extends @Nullable Object> state,
+      @Nullable String sessionId,
+      Duration timeToLive) {
+    return service.createSession(appName, userId, state, sessionId, timeToLive);
+  }
+
+  /**
+   * Deletes expired sessions in batches, each one short transaction ({@code DELETE ... WHERE pk IN
+   * (the batch's oldest expired sessions through the index adk_sessions_by_expiry)}, skipping rows
+   * locked by others on PostgreSQL), then trims idle sessions if {@code cleanup} asks for it.
+   */
+  @Override
+  public Single<SessionCleanup.Result> purgeExpired(SessionCleanup cleanup) {
+    return service.purgeExpired(cleanup);
   }
 
   @Override

@@ -41,6 +41,39 @@ public final class InMemorySessionService implements BaseSessionService {
     this.service = new StoreBackedSessionService(new InMemoryStore(), limits);
   }
 
+  private InMemorySessionService(Builder b) {
+    this.service =
+        StoreBackedSessionService.builder(new InMemoryStore(b.clock))
+            .limits(b.limits)
+            .defaultTimeToLive(b.defaultTimeToLive)
+            .build();
+  }
+
+  /** A builder, for expiry settings (a default time to live, a clock for tests). */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /**
+   * Creates a session that expires {@code timeToLive} after its last activity (by this service's
+   * clock); see {@link BaseSessionService#createSession(String, String, Map, String, Duration)}.
+   */
+  @Override
+  public Single<Session> createSession(
+      String appName,
+      String userId,
+      @Nullable Map<String, ? extends @Nullable Object> state,
+      @Nullable String sessionId,
+      Duration timeToLive) {
+    return service.createSession(appName, userId, state, sessionId, timeToLive);
+  }
+
+  /** Deletes expired sessions, in batches under the store's write lock, each short. */
+  @Override
+  public Single<SessionCleanup.Result> purgeExpired(SessionCleanup cleanup) {
+    return service.purgeExpired(cleanup);
+  }
+
   @Override
   public Single<Session> createSession(
       String appName,
@@ -109,5 +142,44 @@ public final class InMemorySessionService implements BaseSessionService {
   public Single<SessionLease> acquireLease(
       String appName, String userId, String sessionId, Duration maxWait) {
     return service.acquireLease(appName, userId, sessionId, maxWait);
+  }
+
+  /** Builds an {@link InMemorySessionService}. Not thread-safe. */
+  public static final class Builder {
+    private SessionLimits limits = SessionLimits.defaults();
+    private @Nullable Duration defaultTimeToLive;
+    private java.time.Clock clock = java.time.Clock.systemUTC();
+
+    private Builder() {}
+
+    /**
+     * The limits values and events are checked against. Default {@link SessionLimits#defaults()}.
+     */
+    public Builder limits(SessionLimits limits) {
+      this.limits = java.util.Objects.requireNonNull(limits, "limits");
+      return this;
+    }
+
+    /**
+     * The time to live of sessions created without one; {@code null} (the default): they never
+     * expire.
+     *
+     * @throws IllegalArgumentException if it is not positive
+     */
+    public Builder defaultTimeToLive(@Nullable Duration ttl) {
+      this.defaultTimeToLive =
+          ttl == null ? null : StoreBackedSessionService.checkTimeToLive(ttl, "defaultTimeToLive");
+      return this;
+    }
+
+    /** The clock of creation times and expiry (a fixed or moving clock in tests). Default UTC. */
+    public Builder clock(java.time.Clock clock) {
+      this.clock = java.util.Objects.requireNonNull(clock, "clock");
+      return this;
+    }
+
+    public InMemorySessionService build() {
+      return new InMemorySessionService(this);
+    }
   }
 }

@@ -3,6 +3,7 @@ package dev.adk4j.sessions;
 import dev.adk4j.events.Event;
 import dev.adk4j.internal.Json;
 import dev.adk4j.state.Scope;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -38,12 +39,32 @@ import org.jspecify.annotations.Nullable;
  */
 final class InMemoryStore implements SessionStore {
 
+  private final Clock clock;
   private final ReadWriteLock lock = new ReentrantReadWriteLock();
   private final Condition leaseReleased = lock.writeLock().newCondition();
   private final Map<String, AppData> apps = new HashMap<>();
 
   /** The number of appends so far: each stored event's place in the order of all appends. */
   private long appends;
+
+  /** The sessions that expire, soonest first (expiry, then app, user, id). */
+  private final NavigableSet<Expiring> expiring =
+      new TreeSet<>(
+          java.util.Comparator.comparing(Expiring::at)
+              .thenComparing(Expiring::appName)
+              .thenComparing(Expiring::userId)
+              .thenComparing(Expiring::sessionId));
+
+  private record Expiring(Instant at, String appName, String userId, String sessionId) {}
+
+  InMemoryStore() {
+    this(Clock.systemUTC());
+  }
+
+  /** A store whose creation times and expiry follow {@code clock}. */
+  InMemoryStore(Clock clock) {
+    this.clock = Objects.requireNonNull(clock, "clock");
+  }
 
   private static final class AppData {
     final Map<String, Object> state = new HashMap<>();
@@ -63,8 +84,14 @@ final class InMemoryStore implements SessionStore {
   private static final class StoredSession {
     final Map<String, Object> state = new HashMap<>();
 
-    /** Immutable events (their delta values frozen), shared with every copy read. */
-    final EventLog events = EventLog.empty();
+    /**
+     * Immutable events (their delta values frozen), shared with every copy read; the event at index
+     * i has sequence number {@link #trimmed} + i + 1.
+     */
+    EventLog events = EventLog.empty();
+
+    /** How many of the first events retention deleted (0: none). */
+    long trimmed;
 
     /**
      * The place of each of {@link #events} in the order of all appends (for state history): index
@@ -83,6 +110,12 @@ final class InMemoryStore implements SessionStore {
 
     @Nullable String leaseOwner;
 
+    /** The time to live, or null: the session never expires. */
+    @Nullable Duration ttl;
+
+    /** When the session expires (its last activity + ttl), or null. */
+    @Nullable Instant expireAt;
+
     StoredSession(Instant created) {
       this.lastUpdateTime = created;
     }
@@ -90,14 +123,34 @@ final class InMemoryStore implements SessionStore {
 
   @Override
   public Session create(String appName, String userId, String id, Scope.Split initial) {
+    return create(appName, userId, id, initial, null);
+  }
+
+  @Override
+  public Session create(
+      String appName,
+      String userId,
+      String id,
+      Scope.Split initial,
+      @Nullable Duration timeToLive) {
     lock.writeLock().lock();
     try {
       AppData app = apps.computeIfAbsent(appName, k -> new AppData());
       UserData user = app.users.computeIfAbsent(userId, k -> new UserData());
-      if (user.sessions.containsKey(id)) {
-        throw new SessionAlreadyExistsException(appName, userId, id);
+      Instant now = clock.instant();
+      StoredSession existing = user.sessions.get(id);
+      if (existing != null) {
+        if (!expired(existing, now)) {
+          throw new SessionAlreadyExistsException(appName, userId, id);
+        }
+        remove(appName, userId, id, user); // expired: as if deleted, the id is free
       }
-      StoredSession stored = new StoredSession(Instant.now());
+      StoredSession stored = new StoredSession(now);
+      if (timeToLive != null) {
+        stored.ttl = timeToLive;
+        stored.expireAt = now.plus(timeToLive);
+        expiring.add(new Expiring(stored.expireAt, appName, userId, id));
+      }
       apply(app.state, initial.app(), Map.of());
       apply(user.state, initial.user(), Map.of());
       apply(stored.state, initial.session(), Map.of());
@@ -117,11 +170,13 @@ final class InMemoryStore implements SessionStore {
       AppData app = apps.get(appName);
       UserData user = app == null ? null : app.users.get(userId);
       StoredSession stored = user == null ? null : user.sessions.get(sessionId);
-      if (app == null || user == null || stored == null) {
+      if (app == null || user == null || stored == null || expired(stored)) {
         return null;
       }
       List<Event> events =
-          EventSelection.select(stored.events.snapshot(), stored.lastCompactionSeq, config);
+          stored.trimmed == 0
+              ? EventSelection.select(stored.events.snapshot(), stored.lastCompactionSeq, config)
+              : selectTrimmed(stored, config);
       return toSession(appName, userId, sessionId, app, user, stored, events);
     } finally {
       lock.readLock().unlock();
@@ -136,8 +191,12 @@ final class InMemoryStore implements SessionStore {
       UserData user = app == null ? null : app.users.get(userId);
       List<Session> sessions = new ArrayList<>();
       if (app != null && user != null) {
+        Instant now = clock.instant();
         for (Map.Entry<String, StoredSession> e : new TreeMap<>(user.sessions).entrySet()) {
-          sessions.add(toSession(appName, userId, e.getKey(), app, user, e.getValue(), List.of()));
+          if (!expired(e.getValue(), now)) {
+            sessions.add(
+                toSession(appName, userId, e.getKey(), app, user, e.getValue(), List.of()));
+          }
         }
       }
       return sessions;
@@ -158,10 +217,14 @@ final class InMemoryStore implements SessionStore {
         return List.of();
       }
       List<Session> page = new ArrayList<>(limit);
+      Instant now = clock.instant();
       for (Position at : after == null ? user.byUpdate : user.byUpdate.tailSet(after, false)) {
         StoredSession stored =
             Objects.requireNonNull(
                 user.sessions.get(at.sessionId()), "byUpdate indexes exactly the stored sessions");
+        if (expired(stored, now)) {
+          continue;
+        }
         page.add(toSession(appName, userId, at.sessionId(), app, user, stored, List.of()));
         if (page.size() >= limit) {
           break;
@@ -179,9 +242,8 @@ final class InMemoryStore implements SessionStore {
     try {
       AppData app = apps.get(appName);
       UserData user = app == null ? null : app.users.get(userId);
-      StoredSession removed = user == null ? null : user.sessions.remove(sessionId);
-      if (user != null && removed != null) {
-        user.byUpdate.remove(new Position(removed.lastUpdateTime, sessionId));
+      if (user != null) {
+        remove(appName, userId, sessionId, user);
       }
     } finally {
       lock.writeLock().unlock();
@@ -203,14 +265,81 @@ final class InMemoryStore implements SessionStore {
   public List<NumberedEvent> eventsPage(
       String appName, String userId, String sessionId, boolean newestFirst, long bound, int limit) {
     List<Event> all;
+    long trimmed;
     lock.readLock().lock();
     try {
-      all = find(appName, userId, sessionId).events.snapshot();
+      StoredSession stored = find(appName, userId, sessionId);
+      all = stored.events.snapshot();
+      trimmed = stored.trimmed;
     } finally {
       lock.readLock().unlock();
     }
     // A snapshot is immutable: the page is cut from it outside the lock.
-    return EventSelection.page(all, newestFirst, bound, limit);
+    if (trimmed == 0) {
+      return EventSelection.page(all, newestFirst, bound, limit);
+    }
+    List<NumberedEvent> page = new ArrayList<>();
+    long shifted = bound == Long.MAX_VALUE ? bound : Math.max(0, bound - trimmed);
+    for (NumberedEvent e : EventSelection.page(all, newestFirst, shifted, limit)) {
+      page.add(new NumberedEvent(e.seq() + trimmed, e.event()));
+    }
+    return page;
+  }
+
+  /** {@link EventSelection#select} for a session whose first events retention deleted. */
+  private static List<Event> selectTrimmed(
+      StoredSession stored, @Nullable GetSessionConfig config) {
+    if (config == null) {
+      return stored.events.snapshot();
+    }
+    GetSessionConfig.Builder shifted = config.toBuilder();
+    config.afterRevision().ifPresent(r -> shifted.afterRevision(Math.max(0, r - stored.trimmed)));
+    // A compaction event that was trimmed away is before every remaining event.
+    long compaction = Math.max(0, stored.lastCompactionSeq - stored.trimmed);
+    return EventSelection.select(stored.events.snapshot(), compaction, shifted.build());
+  }
+
+  /**
+   * Retention: in up to {@code limit} sessions idle for longer than {@code idleFor} (last update
+   * before the clock's now minus it) with more than {@code keepLast} events left, drops all but the
+   * last {@code keepLast}, under the write lock (a scan of the sessions in memory: appends wait for
+   * it, which takes milliseconds for many thousands of sessions).
+   */
+  @Override
+  public Trimmed trimIdleSessions(Duration idleFor, int keepLast, int limit) {
+    lock.writeLock().lock();
+    try {
+      Instant idleBefore = clock.instant().minus(idleFor);
+      int sessions = 0;
+      long events = 0;
+      for (AppData app : apps.values()) {
+        for (UserData user : app.users.values()) {
+          for (StoredSession stored : user.sessions.values()) {
+            if (sessions >= limit) {
+              return new Trimmed(sessions, events);
+            }
+            List<Event> all = stored.events.snapshot();
+            if (!stored.lastUpdateTime.isBefore(idleBefore) || all.size() <= keepLast) {
+              continue;
+            }
+            int drop = all.size() - keepLast;
+            for (Event e : all.subList(0, drop)) {
+              stored.eventIds.remove(e.id());
+            }
+            stored.events = EventLog.of(new ArrayList<>(all.subList(drop, all.size())));
+            stored.trimmed += drop;
+            long[] order = new long[Math.max(8, stored.appendOrder.length - drop)];
+            System.arraycopy(stored.appendOrder, drop, order, 0, all.size() - drop);
+            stored.appendOrder = order; // still index-aligned with the events
+            sessions++;
+            events += drop;
+          }
+        }
+      }
+      return new Trimmed(sessions, events);
+    } finally {
+      lock.writeLock().unlock();
+    }
   }
 
   @Override
@@ -291,6 +420,12 @@ final class InMemoryStore implements SessionStore {
         user.byUpdate.add(new Position(stored.lastUpdateTime, sessionId));
       }
       long revision = ++stored.revision;
+      if (stored.ttl != null) { // activity pushes the expiry back
+        Instant expireAt = Objects.requireNonNull(stored.expireAt, "set with ttl");
+        expiring.remove(new Expiring(expireAt, appName, userId, sessionId));
+        stored.expireAt = clock.instant().plus(stored.ttl);
+        expiring.add(new Expiring(stored.expireAt, appName, userId, sessionId));
+      }
       if (append.isCompaction()) {
         stored.lastCompactionSeq = revision;
       }
@@ -422,10 +557,52 @@ final class InMemoryStore implements SessionStore {
     AppData app = apps.get(appName);
     UserData user = app == null ? null : app.users.get(userId);
     StoredSession stored = user == null ? null : user.sessions.get(sessionId);
-    if (stored == null) {
+    if (stored == null || expired(stored)) {
       throw new SessionNotFoundException(appName, userId, sessionId);
     }
     return stored;
+  }
+
+  /** Whether {@code stored} has expired: only a session with a time to live reads the clock. */
+  private boolean expired(StoredSession stored) {
+    return stored.expireAt != null && expired(stored, clock.instant());
+  }
+
+  private static boolean expired(StoredSession stored, Instant now) {
+    Instant at = stored.expireAt;
+    return at != null && !at.isAfter(now);
+  }
+
+  /** Removes a session and its indexes; under the write lock. */
+  private void remove(String appName, String userId, String sessionId, UserData user) {
+    StoredSession removed = user.sessions.remove(sessionId);
+    if (removed != null) {
+      user.byUpdate.remove(new Position(removed.lastUpdateTime, sessionId));
+      if (removed.expireAt != null) {
+        expiring.remove(new Expiring(removed.expireAt, appName, userId, sessionId));
+      }
+    }
+  }
+
+  /** The soonest-expiring sessions that have expired, up to {@code limit}, in one write lock. */
+  @Override
+  public List<SessionRef> deleteExpired(int limit) {
+    lock.writeLock().lock();
+    try {
+      Instant now = clock.instant();
+      List<SessionRef> deleted = new ArrayList<>();
+      while (deleted.size() < limit && !expiring.isEmpty() && !expiring.first().at().isAfter(now)) {
+        Expiring e = expiring.first();
+        AppData app = Objects.requireNonNull(apps.get(e.appName()), "an expiring session's app");
+        UserData user =
+            Objects.requireNonNull(app.users.get(e.userId()), "an expiring session's user");
+        remove(e.appName(), e.userId(), e.sessionId(), user);
+        deleted.add(new SessionRef(e.appName(), e.userId(), e.sessionId()));
+      }
+      return deleted;
+    } finally {
+      lock.writeLock().unlock();
+    }
   }
 
   private static Map<String, Object> scopeOf(

@@ -31,6 +31,7 @@ public final class PendingAppend {
 
   private final Map<String, @Nullable Object> expected;
   private final Map<String, Long> increments;
+  private final Map<String, @Nullable Object> secrets;
 
   PendingAppend(
       Session session,
@@ -38,7 +39,8 @@ public final class PendingAppend {
       Map<String, @Nullable Object> fullDelta,
       Map<String, @Nullable Object> stored,
       Map<String, @Nullable Object> expected,
-      Map<String, Long> increments) {
+      Map<String, Long> increments,
+      Map<String, @Nullable Object> secrets) {
     this.appName = session.appName();
     this.userId = session.userId();
     this.sessionId = session.id();
@@ -47,6 +49,36 @@ public final class PendingAppend {
     this.stored = stored;
     this.expected = expected;
     this.increments = increments;
+    this.secrets = secrets;
+  }
+
+  private PendingAppend(PendingAppend from, Scope.Split delta) {
+    this.appName = from.appName;
+    this.userId = from.userId;
+    this.sessionId = from.sessionId;
+    this.event = from.event;
+    this.fullDelta = from.fullDelta;
+    Map<String, @Nullable Object> all = new LinkedHashMap<>(delta.app());
+    all.putAll(delta.user());
+    all.putAll(delta.session());
+    this.stored = java.util.Collections.unmodifiableMap(all);
+    this.delta = delta;
+    this.expected = from.expected;
+    this.increments = from.increments;
+    this.secrets = Map.of();
+  }
+
+  /**
+   * The {@code secret:} keys of the delta (frozen values, {@code null} removes): never handed to a
+   * store in clear, but kept by the service's {@link SecretKeepingStore}.
+   */
+  Map<String, @Nullable Object> secrets() {
+    return secrets;
+  }
+
+  /** This append with {@code delta} to store instead, and no secrets left to keep. */
+  PendingAppend withDelta(Scope.Split delta) {
+    return new PendingAppend(this, delta);
   }
 
   public String appName() {
@@ -69,7 +101,11 @@ public final class PendingAppend {
     return event;
   }
 
-  /** The stored delta split by scope ({@code null} values remove); no {@code temp:} keys. */
+  /**
+   * The stored delta split by scope ({@code null} values remove); no {@code temp:} keys, and no
+   * {@code secret:} keys in clear (with an encryption key configured, the session part holds them
+   * encrypted, as strings).
+   */
   public Scope.Split delta() {
     Scope.Split split = delta;
     if (split == null) {

@@ -105,10 +105,19 @@ public final class Session {
    * whose every mutator throws {@link UnsupportedOperationException}. To change state, write
    * through a {@code CallbackContext} or {@code ToolContext} during an invocation, or append an
    * event with a {@code stateDelta}; see the class comment.
+   *
+   * <p>{@code secret:} keys are here with their values, for the code of the invocation to read;
+   * {@link #toString()} and {@link #toJson()} show them as {@code "***"}.
    */
-  @JsonProperty("state")
+  @JsonIgnore
   public ConcurrentMap<String, Object> state() {
     return readOnlyState;
+  }
+
+  /** The state as JSON writes it: {@code secret:} values redacted. */
+  @JsonProperty("state")
+  private Map<String, ?> jsonState() {
+    return dev.adk4j.state.State.redacted(readOnlyState);
   }
 
   /**
@@ -182,7 +191,10 @@ public final class Session {
     revision = newRevision;
   }
 
-  /** The session as JSON, camelCase field names. */
+  /**
+   * The session as JSON, camelCase field names; the value of a {@code secret:} key is written as
+   * {@code "***"} (secrets do not leave through JSON).
+   */
   public String toJson() {
     return Json.toJson(this);
   }
@@ -210,7 +222,7 @@ public final class Session {
         + ", lastUpdateTime="
         + lastUpdateTime
         + ", state="
-        + state
+        + dev.adk4j.state.State.redacted(state)
         + ", events="
         + events.size()
         + "}";

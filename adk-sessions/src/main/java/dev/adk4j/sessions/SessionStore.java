@@ -76,6 +76,64 @@ public interface SessionStore {
   Session create(String appName, String userId, String sessionId, Scope.Split initialState);
 
   /**
+   * Creates a session as {@link #create(String, String, String, Scope.Split)} does, that expires
+   * {@code timeToLive} after its last activity (adk4j): its creation, then each append, which
+   * pushes the expiry back by {@code timeToLive}, measured by the store's clock. An expired session
+   * is as if deleted for every method ({@link #load} returns null, {@link #list} and {@link
+   * #listPage} leave it out, the others throw {@link SessionNotFoundException}), and creating its
+   * id again makes a new session; {@link #deleteExpired} removes it. Its app and user state stay.
+   *
+   * <p>The default, for a store without expiry, creates a session that never expires when {@code
+   * timeToLive} is null, and refuses one otherwise.
+   *
+   * @param timeToLive positive, or {@code null}: the session never expires
+   * @throws UnsupportedOperationException if the store has no expiry and {@code timeToLive} is set
+   */
+  default Session create(
+      String appName,
+      String userId,
+      String sessionId,
+      Scope.Split initialState,
+      @Nullable Duration timeToLive) {
+    if (timeToLive != null) {
+      throw new UnsupportedOperationException(
+          getClass().getName()
+              + " does not support session expiry: cannot create "
+              + SessionException.describe(appName, userId, sessionId)
+              + " with a time to live");
+    }
+    return create(appName, userId, sessionId, initialState);
+  }
+
+  /**
+   * Deletes up to {@code limit} expired sessions (see {@link #create(String, String, String,
+   * Scope.Split, Duration)}), with their events and session state, in one short atomic step, and
+   * returns them; app and user state stay. A store runs this in one transaction that holds no
+   * session other appends need (an expired session takes no appends). The default, for a store
+   * without expiry, deletes nothing.
+   *
+   * @param limit at least 1
+   */
+  default List<SessionRef> deleteExpired(int limit) {
+    return List.of();
+  }
+
+  /**
+   * Retention (adk4j): in up to {@code limit} sessions whose last update is older than {@code
+   * idleFor} (by the store's clock), deletes every event but the last {@code keepLast}, in one
+   * short atomic step. State is untouched: it is stored apart from events, so reads of state are
+   * unchanged; the remaining events keep their sequence numbers. Sessions already trimmed to {@code
+   * keepLast} are not counted. The default, for a store without retention, trims nothing.
+   *
+   * @param keepLast at least 0
+   * @param limit at least 1
+   * @return the sessions trimmed and the events deleted
+   */
+  default Trimmed trimIdleSessions(Duration idleFor, int keepLast, int limit) {
+    return new Trimmed(0, 0);
+  }
+
+  /**
    * Loads a session with its merged state and the events {@code config} selects (see {@link
    * GetSessionConfig}; {@link #selectEvents} applies it to a list of all events), in one snapshot.
    *
@@ -265,6 +323,18 @@ public interface SessionStore {
       Objects.requireNonNull(sessionId, "sessionId");
     }
   }
+
+  /** A session, by its app, user and id: what {@link #deleteExpired} removed. */
+  record SessionRef(String appName, String userId, String sessionId) {
+    public SessionRef {
+      Objects.requireNonNull(appName, "appName");
+      Objects.requireNonNull(userId, "userId");
+      Objects.requireNonNull(sessionId, "sessionId");
+    }
+  }
+
+  /** What one {@link #trimIdleSessions} step did: sessions trimmed, events deleted. */
+  record Trimmed(int sessions, long events) {}
 
   /** A stored event and its sequence number (the revision its append produced). */
   record NumberedEvent(long seq, Event event) {

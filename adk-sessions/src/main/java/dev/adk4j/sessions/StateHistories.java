@@ -50,6 +50,14 @@ final class StateHistories {
               + SessionException.describe(app, user, sessionId)
               + ")");
     }
+    if (Scope.of(key) == Scope.SECRET) {
+      throw new IllegalArgumentException(
+          "State key '"
+              + key
+              + "' has no history: secret: values are never in stored events ("
+              + SessionException.describe(app, user, sessionId)
+              + ")");
+    }
     return key;
   }
 

@@ -32,8 +32,9 @@ import org.jspecify.annotations.Nullable;
  */
 public final class StoreBackedSessionService implements BaseSessionService {
 
-  private final SessionStore store;
+  private final SecretKeepingStore store;
   private final SessionLimits limits;
+  private final @Nullable Duration defaultTimeToLive;
 
   /** A service over {@code store} with the default {@link SessionLimits}. */
   public StoreBackedSessionService(SessionStore store) {
@@ -42,8 +43,32 @@ public final class StoreBackedSessionService implements BaseSessionService {
 
   /** A service over {@code store} refusing values and events over {@code limits}. */
   public StoreBackedSessionService(SessionStore store, SessionLimits limits) {
-    this.store = Objects.requireNonNull(store, "store");
-    this.limits = Objects.requireNonNull(limits, "limits");
+    this(store, limits, null);
+  }
+
+  /**
+   * A service over {@code store} refusing values and events over {@code limits}, keeping {@code
+   * secret:} keys encrypted in the store with {@code secretKey} (AES-GCM), or in this service's
+   * memory only when it is {@code null} (see {@link dev.adk4j.state.Scope#SECRET}).
+   *
+   * @param secretKey an AES key of 128, 192 or 256 bits, or {@code null}
+   * @throws IllegalArgumentException if {@code secretKey} is not such a key
+   */
+  public StoreBackedSessionService(
+      SessionStore store, SessionLimits limits, javax.crypto.@Nullable SecretKey secretKey) {
+    this(builder(store).limits(limits).secretKey(secretKey));
+  }
+
+  private StoreBackedSessionService(Builder b) {
+    this.store =
+        new SecretKeepingStore(b.store, b.secretKey == null ? null : new SecretCipher(b.secretKey));
+    this.limits = b.limits;
+    this.defaultTimeToLive = b.defaultTimeToLive;
+  }
+
+  /** A builder of a service over {@code store}, with every setting at its default. */
+  public static Builder builder(SessionStore store) {
+    return new Builder(store);
   }
 
   @Override
@@ -52,7 +77,78 @@ public final class StoreBackedSessionService implements BaseSessionService {
       String userId,
       @Nullable Map<String, ? extends @Nullable Object> state,
       @Nullable String sessionId) {
-    return Appends.create(appName, userId, state, sessionId, limits, store);
+    return Appends.create(appName, userId, state, sessionId, defaultTimeToLive, limits, store);
+  }
+
+  /**
+   * Creates a session that expires {@code timeToLive} after its last activity, through {@link
+   * SessionStore#create(String, String, String, dev.adk4j.state.Scope.Split, Duration)}.
+   */
+  @Override
+  public Single<Session> createSession(
+      String appName,
+      String userId,
+      @Nullable Map<String, ? extends @Nullable Object> state,
+      @Nullable String sessionId,
+      Duration timeToLive) {
+    return Single.defer(
+        () ->
+            Appends.create(
+                appName,
+                userId,
+                state,
+                sessionId,
+                checkTimeToLive(timeToLive, "timeToLive"),
+                limits,
+                store));
+  }
+
+  /**
+   * Runs {@code cleanup}: {@link SessionStore#deleteExpired} batch after batch until a batch comes
+   * back short (or {@link SessionCleanup#maxBatches()}), then, with retention, {@link
+   * SessionStore#trimIdleSessions} the same way. Each batch is one atomic step of the store.
+   */
+  @Override
+  public Single<SessionCleanup.Result> purgeExpired(SessionCleanup cleanup) {
+    Objects.requireNonNull(cleanup, "cleanup");
+    return Single.fromCallable(
+        () -> {
+          int n = cleanup.batchSize();
+          int expired = 0;
+          int batches = 0;
+          for (int i = 0; i < cleanup.maxBatches(); i++) {
+            int deleted = store.deleteExpired(n).size();
+            batches++;
+            expired += deleted;
+            if (deleted < n) {
+              break;
+            }
+          }
+          int trimmedSessions = 0;
+          long trimmedEvents = 0;
+          Duration idleFor = cleanup.retentionIdleFor();
+          if (idleFor != null) {
+            for (int i = 0; i < cleanup.maxBatches(); i++) {
+              SessionStore.Trimmed t =
+                  store.trimIdleSessions(idleFor, cleanup.retainLastEvents(), n);
+              batches++;
+              trimmedSessions += t.sessions();
+              trimmedEvents += t.events();
+              if (t.sessions() < n) {
+                break;
+              }
+            }
+          }
+          return new SessionCleanup.Result(expired, trimmedSessions, trimmedEvents, batches);
+        });
+  }
+
+  static Duration checkTimeToLive(@Nullable Duration ttl, String name) {
+    Objects.requireNonNull(ttl, name);
+    if (ttl.isNegative() || ttl.isZero()) {
+      throw new IllegalArgumentException(name + " must be positive, got " + ttl);
+    }
+    return ttl;
   }
 
   @Override
@@ -158,5 +254,51 @@ public final class StoreBackedSessionService implements BaseSessionService {
   @Override
   public String toString() {
     return "StoreBackedSessionService{" + store + "}";
+  }
+
+  /** Builds a {@link StoreBackedSessionService}. Not thread-safe. */
+  public static final class Builder {
+    private final SessionStore store;
+    private SessionLimits limits = SessionLimits.defaults();
+    private javax.crypto.@Nullable SecretKey secretKey;
+    private @Nullable Duration defaultTimeToLive;
+
+    private Builder(SessionStore store) {
+      this.store = Objects.requireNonNull(store, "store");
+    }
+
+    /**
+     * The limits values and events are checked against. Default {@link SessionLimits#defaults()}.
+     */
+    public Builder limits(SessionLimits limits) {
+      this.limits = Objects.requireNonNull(limits, "limits");
+      return this;
+    }
+
+    /**
+     * The AES key to store {@code secret:} keys encrypted with; {@code null} (the default) keeps
+     * them in this service's memory only.
+     *
+     * @throws IllegalArgumentException if it is not an AES key of 128, 192 or 256 bits
+     */
+    public Builder secretKey(javax.crypto.@Nullable SecretKey secretKey) {
+      this.secretKey = secretKey == null ? null : SecretCipher.checkKey(secretKey);
+      return this;
+    }
+
+    /**
+     * The time to live of sessions created without one: each expires that long after its last
+     * activity (the store must support expiry). {@code null} (the default): they never expire.
+     *
+     * @throws IllegalArgumentException if it is not positive
+     */
+    public Builder defaultTimeToLive(@Nullable Duration ttl) {
+      this.defaultTimeToLive = ttl == null ? null : checkTimeToLive(ttl, "defaultTimeToLive");
+      return this;
+    }
+
+    public StoreBackedSessionService build() {
+      return new StoreBackedSessionService(this);
+    }
   }
 }

@@ -762,8 +762,8 @@ abstract class DatabaseSessionServiceContract extends SessionServiceContract {
     Session plain = create("alice", "s2", map());
     service.appendEvent(plain, textEvent("q1", 1000L)).blockingGet();
     ((DatabaseSessionService) service).close();
-    // Back to schema version 2 (the columns and indexes gone, the history forgetting 3 and 4,
-    // and the later versions, which Flyway would otherwise refuse to apply 3 and 4 under).
+    // Back to schema version 2 (the columns, tables and indexes gone, the history forgetting 3
+    // to 11, which Flyway would otherwise refuse to apply 3 and 4 under).
     try (Connection c = raw();
         java.sql.Statement st = c.createStatement()) {
       st.execute("DROP TABLE adk_state_history");
@@ -771,6 +771,12 @@ abstract class DatabaseSessionServiceContract extends SessionServiceContract {
       st.execute("DROP TABLE IF EXISTS adk_memories_fts");
       st.execute("DROP TABLE adk_memories");
       st.execute("DELETE FROM adk_schema_history WHERE version = '10'");
+      st.execute("DROP INDEX adk_sessions_by_expiry");
+      st.execute("DROP INDEX adk_sessions_by_idle");
+      for (String column : List.of("ttl_millis", "expire_at", "trimmed_seq")) {
+        st.execute("ALTER TABLE adk_sessions DROP COLUMN " + column);
+      }
+      st.execute("DELETE FROM adk_schema_history WHERE version = '5.1'");
       st.execute("DROP INDEX adk_events_by_id");
       st.execute("DELETE FROM adk_schema_history WHERE version = '4'");
       st.execute("DROP INDEX adk_sessions_by_update");

@@ -298,6 +298,11 @@ public abstract class StateHistoryContract {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("temp:x")
         .hasMessageContaining("s1");
+    assertThatThrownBy(
+            () -> service.stateHistory("app", "alice", "s1", "secret:token").blockingGet())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("secret:token")
+        .hasMessageContaining("never in stored events");
     assertThatThrownBy(() -> service.stateHistory("app", "alice", "s1", "user:").blockingGet())
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("user:");

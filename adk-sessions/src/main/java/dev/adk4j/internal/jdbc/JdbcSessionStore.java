@@ -63,9 +63,9 @@ public final class JdbcSessionStore implements SessionStore, AutoCloseable {
   private JdbcSessionStore(Transactions tx, DatabaseSessionConfig config) {
     this.tx = tx;
     SqlText sql = new SqlText(tx.dialect());
-    SessionRows rows = new SessionRows(sql);
+    SessionRows rows = new SessionRows(sql, config.clock());
     this.reads = new SessionReads(tx, sql, rows);
-    this.writes = new SessionWrites(tx, sql, rows);
+    this.writes = new SessionWrites(tx, sql, rows, config.clock());
     this.leases = new LeaseRows(tx, sql, config);
     this.plans = new QueryPlans(tx, sql, rows);
     this.history = new StateHistoryRows(tx);
@@ -161,7 +161,41 @@ public final class JdbcSessionStore implements SessionStore, AutoCloseable {
   /** {@code INSERT ... ON CONFLICT DO NOTHING RETURNING pk}, then the initial state's upserts. */
   @Override
   public Session create(String appName, String userId, String sessionId, Scope.Split initial) {
-    return writes.create(appName, userId, sessionId, initial);
+    return writes.create(appName, userId, sessionId, initial, null);
+  }
+
+  /**
+   * As the 4-argument create, with {@code ttl_millis} and {@code expire_at} set; an expired session
+   * of the same id is deleted first, in the same transaction.
+   */
+  @Override
+  public Session create(
+      String appName,
+      String userId,
+      String sessionId,
+      Scope.Split initial,
+      @Nullable Duration timeToLive) {
+    return writes.create(appName, userId, sessionId, initial, timeToLive);
+  }
+
+  /**
+   * One transaction: {@code DELETE FROM adk_sessions WHERE pk IN (up to limit expired sessions,
+   * through adk_sessions_by_expiry[, FOR UPDATE SKIP LOCKED on PostgreSQL]) RETURNING ...}, then
+   * their events and session state.
+   */
+  @Override
+  public List<SessionRef> deleteExpired(int limit) {
+    return writes.deleteExpired(limit);
+  }
+
+  /**
+   * One transaction: up to {@code limit} sessions idle for longer than {@code idleFor} with more
+   * than {@code keepLast} events not yet trimmed (through adk_sessions_by_idle), then for each a
+   * range delete of its events' primary key and its {@code trimmed_seq}.
+   */
+  @Override
+  public Trimmed trimIdleSessions(Duration idleFor, int keepLast, int limit) {
+    return writes.trimIdleSessions(idleFor, keepLast, limit);
   }
 
   /**

@@ -69,6 +69,7 @@ final class SessionReads {
           try (PreparedStatement ps = c.prepareStatement(sql.listSessions)) {
             ps.setString(1, app);
             ps.setString(2, user);
+            ps.setLong(3, rows.nowMillis());
             found = SessionRows.sessionRows(ps);
           }
           if (found.isEmpty()) {

@@ -26,9 +26,16 @@ import org.jspecify.annotations.Nullable;
 final class SessionRows {
 
   private final SqlText sql;
+  private final java.time.Clock clock;
 
-  SessionRows(SqlText sql) {
+  SessionRows(SqlText sql, java.time.Clock clock) {
     this.sql = sql;
+    this.clock = clock;
+  }
+
+  /** The store's clock, in epoch ms: what expiry is compared with. */
+  long nowMillis() {
+    return clock.millis();
   }
 
   /** A row of {@code adk_sessions}, as a read found it. */
@@ -112,6 +119,10 @@ final class SessionRows {
       try (ResultSet rs = ps.executeQuery()) {
         if (!rs.next()) {
           return null;
+        }
+        long expireAt = rs.getLong(6);
+        if (!rs.wasNull() && expireAt <= clock.millis()) {
+          return null; // expired: as if deleted
         }
         long lastCompaction = rs.getLong(5);
         return new SessionRow(
@@ -257,13 +268,15 @@ final class SessionRows {
     if ((afterTime == null) != (afterId == null)) {
       throw new IllegalArgumentException("afterTime and afterId go together");
     }
+    long now = clock.millis(); // expired sessions are left out
     if (afterTime == null) {
       return new Query(
           sql.listSessionsPage,
           ps -> {
             ps.setString(1, app);
             ps.setString(2, user);
-            ps.setInt(3, limit);
+            ps.setLong(3, now);
+            ps.setInt(4, limit);
           });
     }
     return new Query(
@@ -271,12 +284,13 @@ final class SessionRows {
         ps -> {
           ps.setString(1, app);
           ps.setString(2, user);
-          ps.setLong(3, afterTime.getEpochSecond());
+          ps.setLong(3, now);
           ps.setLong(4, afterTime.getEpochSecond());
-          ps.setInt(5, afterTime.getNano());
+          ps.setLong(5, afterTime.getEpochSecond());
           ps.setInt(6, afterTime.getNano());
-          ps.setString(7, afterId);
-          ps.setInt(8, limit);
+          ps.setInt(7, afterTime.getNano());
+          ps.setString(8, afterId);
+          ps.setInt(9, limit);
         });
   }
 

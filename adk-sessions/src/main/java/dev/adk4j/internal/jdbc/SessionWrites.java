@@ -11,13 +11,18 @@ import dev.adk4j.sessions.SessionBusyException;
 import dev.adk4j.sessions.SessionException;
 import dev.adk4j.sessions.SessionNotFoundException;
 import dev.adk4j.sessions.SessionStore.Appended;
+import dev.adk4j.sessions.SessionStore.SessionRef;
+import dev.adk4j.sessions.SessionStore.Trimmed;
 import dev.adk4j.sessions.StaleSessionException;
 import dev.adk4j.state.Scope;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Types;
+import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -34,8 +39,10 @@ final class SessionWrites {
   private final Dialect dialect;
   private final SessionRows rows;
   private final StateWrites state;
+  private final java.time.Clock clock;
 
-  SessionWrites(Transactions tx, SqlText sql, SessionRows rows) {
+  SessionWrites(Transactions tx, SqlText sql, SessionRows rows, java.time.Clock clock) {
+    this.clock = clock;
     this.tx = tx;
     this.sql = sql;
     this.dialect = tx.dialect();
@@ -49,14 +56,29 @@ final class SessionWrites {
    *
    * @throws SessionAlreadyExistsException if the id is taken for that app and user
    */
-  Session create(String app, String user, String id, Scope.Split initial) {
+  Session create(
+      String app, String user, String id, Scope.Split initial, @Nullable Duration timeToLive) {
     String context = describe(app, user, id);
     List<List<StateOp>> ops = state.encode(initial, Map.of(), Map.of());
     return tx.run(
         true,
         "create " + context,
         c -> {
-          Instant now = Instant.now();
+          Instant now = clock.instant();
+          // An expired session of this id is as if deleted: delete it for good, freeing the id.
+          try (PreparedStatement ps = c.prepareStatement(sql.deleteExpiredSession)) {
+            ps.setString(1, app);
+            ps.setString(2, user);
+            ps.setString(3, id);
+            ps.setLong(4, now.toEpochMilli());
+            List<Long> expired = new ArrayList<>();
+            try (ResultSet rs = ps.executeQuery()) {
+              while (rs.next()) {
+                expired.add(rs.getLong(1));
+              }
+            }
+            deleteOwnRows(c, expired);
+          }
           long pk;
           try (PreparedStatement ps = c.prepareStatement(sql.insertSession)) {
             ps.setString(1, app);
@@ -64,6 +86,13 @@ final class SessionWrites {
             ps.setString(3, id);
             ps.setLong(4, now.getEpochSecond());
             ps.setInt(5, now.getNano());
+            if (timeToLive == null) {
+              ps.setNull(6, Types.BIGINT);
+              ps.setNull(7, Types.BIGINT);
+            } else {
+              ps.setLong(6, timeToLive.toMillis());
+              ps.setLong(7, now.toEpochMilli() + timeToLive.toMillis());
+            }
             try (ResultSet rs = ps.executeQuery()) {
               if (!rs.next()) {
                 throw new SessionAlreadyExistsException(app, user, id);
@@ -103,17 +132,93 @@ final class SessionWrites {
             }
           }
           if (pk != null) {
-            // Foreign keys cascade; these also clean up where they are not enforced (a SQLite
-            // DataSource opened without foreign_keys).
-            for (String delete :
-                List.of(
-                    sql.deleteEvents, sql.deleteSessionState, StateHistoryRows.DELETE_SESSION)) {
-              try (PreparedStatement ps = c.prepareStatement(delete)) {
-                ps.setLong(1, pk);
-                ps.executeUpdate();
+            deleteOwnRows(c, List.of(pk));
+          }
+        });
+  }
+
+  /**
+   * Deletes the events and session state of deleted sessions. Foreign keys cascade; this also
+   * cleans up where they are not enforced (a SQLite DataSource opened without foreign_keys).
+   */
+  private void deleteOwnRows(Connection c, List<Long> pks) throws SQLException {
+    if (pks.isEmpty()) {
+      return;
+    }
+    for (String delete :
+        List.of(sql.deleteEvents, sql.deleteSessionState, StateHistoryRows.DELETE_SESSION)) {
+      try (PreparedStatement ps = c.prepareStatement(delete)) {
+        for (long pk : pks) {
+          ps.setLong(1, pk);
+          ps.addBatch();
+        }
+        ps.executeBatch();
+      }
+    }
+  }
+
+  /** Deletes up to {@code limit} expired sessions, soonest expired first; one transaction. */
+  List<SessionRef> deleteExpired(int limit) {
+    return tx.run(
+        true,
+        "delete expired sessions",
+        c -> {
+          List<SessionRef> deleted = new ArrayList<>();
+          List<Long> pks = new ArrayList<>();
+          try (PreparedStatement ps = c.prepareStatement(sql.deleteExpiredBatch)) {
+            ps.setLong(1, clock.millis());
+            ps.setInt(2, limit);
+            try (ResultSet rs = ps.executeQuery()) {
+              while (rs.next()) {
+                pks.add(rs.getLong(1));
+                deleted.add(new SessionRef(rs.getString(2), rs.getString(3), rs.getString(4)));
               }
             }
           }
+          deleteOwnRows(c, pks);
+          return deleted;
+        });
+  }
+
+  /** Trims up to {@code limit} idle sessions to their last {@code keepLast} events; one tx. */
+  Trimmed trimIdleSessions(Duration idleFor, int keepLast, int limit) {
+    return tx.run(
+        true,
+        "trim the events of idle sessions",
+        c -> {
+          long idleBefore = clock.instant().minus(idleFor).getEpochSecond();
+          List<long[]> found = new ArrayList<>();
+          try (PreparedStatement ps = c.prepareStatement(sql.selectTrimmable)) {
+            ps.setLong(1, idleBefore);
+            ps.setLong(2, keepLast);
+            ps.setInt(3, limit);
+            try (ResultSet rs = ps.executeQuery()) {
+              while (rs.next()) {
+                found.add(new long[] {rs.getLong(1), rs.getLong(2)});
+              }
+            }
+          }
+          long events = 0;
+          for (long[] row : found) {
+            long upTo = row[1] - keepLast;
+            try (PreparedStatement ps = c.prepareStatement(sql.trimEvents)) {
+              ps.setLong(1, row[0]);
+              ps.setLong(2, upTo);
+              events += ps.executeUpdate();
+            }
+            // Their changes leave the state history with them (history reads stored events).
+            try (PreparedStatement ps = c.prepareStatement(StateHistoryRows.DELETE_UP_TO)) {
+              ps.setLong(1, row[0]);
+              ps.setLong(2, upTo);
+              ps.executeUpdate();
+            }
+            try (PreparedStatement ps = c.prepareStatement(sql.markTrimmed)) {
+              ps.setLong(1, upTo);
+              ps.setLong(2, row[0]);
+              ps.executeUpdate();
+            }
+          }
+          return new Trimmed(found.size(), events);
         });
   }
 
@@ -141,15 +246,18 @@ final class SessionWrites {
         c -> {
           long pk;
           long revision;
+          long now = clock.millis();
           try (PreparedStatement ps = c.prepareStatement(sql.bumpRevision)) {
             ps.setLong(1, updated.getEpochSecond());
             ps.setInt(2, updated.getNano());
             ps.setInt(3, compaction ? 1 : 0);
-            ps.setString(4, app);
-            ps.setString(5, user);
-            ps.setString(6, id);
-            ps.setLong(7, expectedRevision);
-            ps.setString(8, leaseOwner);
+            ps.setLong(4, now);
+            ps.setString(5, app);
+            ps.setString(6, user);
+            ps.setString(7, id);
+            ps.setLong(8, expectedRevision);
+            ps.setString(9, leaseOwner);
+            ps.setLong(10, now);
             try (ResultSet rs = ps.executeQuery()) {
               if (!rs.next()) {
                 throw refused(c, app, user, id, expectedRevision);
@@ -196,6 +304,10 @@ final class SessionWrites {
       try (ResultSet rs = ps.executeQuery()) {
         if (!rs.next()) {
           return new SessionNotFoundException(app, user, id);
+        }
+        long expireAt = rs.getLong(5);
+        if (!rs.wasNull() && expireAt <= clock.millis()) {
+          return new SessionNotFoundException(app, user, id); // expired: as if deleted
         }
         long revision = rs.getLong(1);
         if (revision != expectedRevision) {

@@ -7,18 +7,44 @@ package dev.adk4j.internal.jdbc;
  */
 final class SqlText {
 
+  /** Inserts a session: app, user, id, seconds, nanos, ttl ms (or null), expire_at (or null). */
   final String insertSession =
       "INSERT INTO adk_sessions (app_name, user_id, session_id, revision, update_seconds,"
-          + " update_nanos) VALUES (?, ?, ?, 0, ?, ?)"
+          + " update_nanos, ttl_millis, expire_at) VALUES (?, ?, ?, 0, ?, ?, ?, ?)"
           + " ON CONFLICT (app_name, user_id, session_id) DO NOTHING RETURNING pk";
 
-  final String selectSession =
-      "SELECT pk, revision, update_seconds, update_nanos, last_compaction_seq FROM adk_sessions"
-          + " WHERE app_name = ? AND user_id = ? AND session_id = ?";
+  /** Deletes the session of that key if it has expired (app, user, id, now ms), freeing its id. */
+  final String deleteExpiredSession =
+      "DELETE FROM adk_sessions WHERE app_name = ? AND user_id = ? AND session_id = ?"
+          + " AND expire_at <= ? RETURNING pk";
 
+  /** The session row; its expire_at (column 6) is compared with the clock by the reader. */
+  final String selectSession =
+      "SELECT pk, revision, update_seconds, update_nanos, last_compaction_seq, expire_at"
+          + " FROM adk_sessions WHERE app_name = ? AND user_id = ? AND session_id = ?";
+
+  /** A user's sessions that have not expired: app, user, now ms. */
   final String listSessions =
       "SELECT pk, session_id, revision, update_seconds, update_nanos FROM adk_sessions"
-          + " WHERE app_name = ? AND user_id = ?";
+          + " WHERE app_name = ? AND user_id = ? AND (expire_at IS NULL OR expire_at > ?)";
+
+  /**
+   * Deletes up to a batch of expired sessions (now ms, limit), the soonest expired first through
+   * the index adk_sessions_by_expiry; on PostgreSQL rows another transaction holds are skipped.
+   */
+  final String deleteExpiredBatch;
+
+  /**
+   * Idle sessions with more events than kept (idle-before seconds, keep, limit), oldest first
+   * through adk_sessions_by_idle: pk, revision.
+   */
+  final String selectTrimmable;
+
+  /** Deletes the events of a session up to a sequence number: session pk, seq. */
+  final String trimEvents = "DELETE FROM adk_events WHERE session_pk = ? AND seq <= ?";
+
+  /** Records how far a session was trimmed: seq, pk. */
+  final String markTrimmed = "UPDATE adk_sessions SET trimmed_seq = ? WHERE pk = ?";
 
   /**
    * The first page of a user's sessions (app, user, limit), in the order of the index {@code
@@ -204,7 +230,17 @@ final class SqlText {
     String byCodePoint = dialect.codePointCollation();
     String sessionColumns =
         "SELECT pk, session_id, revision, update_seconds, update_nanos FROM adk_sessions"
-            + " WHERE app_name = ? AND user_id = ?";
+            + " WHERE app_name = ? AND user_id = ? AND (expire_at IS NULL OR expire_at > ?)";
+    deleteExpiredBatch =
+        "DELETE FROM adk_sessions WHERE pk IN (SELECT pk FROM adk_sessions"
+            + " WHERE expire_at <= ? ORDER BY expire_at LIMIT ?"
+            + (dialect == Dialect.POSTGRESQL ? " FOR UPDATE SKIP LOCKED" : "")
+            + ") RETURNING pk, app_name, user_id, session_id";
+    selectTrimmable =
+        "SELECT pk, revision FROM adk_sessions WHERE update_seconds < ?"
+            + " AND revision > trimmed_seq AND revision - ? > trimmed_seq"
+            + " ORDER BY update_seconds LIMIT ?"
+            + (dialect == Dialect.POSTGRESQL ? " FOR UPDATE SKIP LOCKED" : "");
     String pageOrder =
         " ORDER BY update_seconds DESC, update_nanos DESC, session_id" + byCodePoint + " LIMIT ?";
     listSessionsPage = sessionColumns + pageOrder;
@@ -215,15 +251,17 @@ final class SqlText {
             + byCodePoint
             + " > ?))"
             + pageOrder;
-    // In SET, revision is the value before the update: revision + 1 is the new revision.
+    // In SET, revision is the value before the update: revision + 1 is the new revision. An
+    // expired session matches no row; a live one with a time to live has its expiry pushed back.
     bumpRevision =
         "UPDATE adk_sessions SET revision = revision + 1, update_seconds = ?, update_nanos = ?,"
             + " last_compaction_seq = CASE WHEN ? = 1 THEN revision + 1"
-            + " ELSE last_compaction_seq END"
+            + " ELSE last_compaction_seq END,"
+            + " expire_at = CASE WHEN ttl_millis IS NULL THEN NULL ELSE ? + ttl_millis END"
             + " WHERE app_name = ? AND user_id = ? AND session_id = ? AND revision = ?"
             + " AND (lease_owner IS NULL OR lease_owner = ? OR lease_until < "
             + now
-            + ") RETURNING pk, revision";
+            + ") AND (expire_at IS NULL OR expire_at > ?) RETURNING pk, revision";
     String leaseColumns =
         "SELECT pk, lease_owner, lease_until, next_owner, next_until, "
             + now
@@ -233,7 +271,7 @@ final class SqlText {
     selectLeaseByKey =
         "SELECT revision, lease_owner, lease_until, "
             + now
-            + " FROM adk_sessions WHERE app_name = ? AND user_id = ? AND session_id = ?";
+            + ", expire_at FROM adk_sessions WHERE app_name = ? AND user_id = ? AND session_id = ?";
     takeLease =
         "UPDATE adk_sessions SET lease_owner = ?, lease_until = "
             + now

@@ -34,6 +34,10 @@ final class StateHistoryRows {
   /** Rows of a deleted session, where foreign keys do not cascade. */
   static final String DELETE_SESSION = "DELETE FROM adk_state_history WHERE session_pk = ?";
 
+  /** The changes of the events retention trims from a session: pk, last trimmed seq. */
+  static final String DELETE_UP_TO =
+      "DELETE FROM adk_state_history WHERE session_pk = ? AND seq <= ?";
+
   private static final String SESSION_PK =
       "SELECT pk FROM adk_sessions WHERE app_name = ? AND user_id = ? AND session_id = ?";
 
