@@ -33,11 +33,11 @@ import org.openjdk.jmh.annotations.Threads;
 /**
  * Appends per second through {@code DatabaseSessionService.appendEvent}, next to a raw JDBC loop
  * that writes the same rows in one transaction per append (revision update, event row, two session
- * state upserts and one {@code user:} upsert), with a dedicated connection, prepared statements
- * kept open and the JSON text computed once: the floor the database itself sets (on SQLite its
- * writers queue on a fair lock in process, as the service's do). Each thread appends to its own
- * session of one shared user; 1 and 4 threads; SQLite file in WAL mode and embedded PostgreSQL,
- * both with their default durability (fsync at commit).
+ * state upserts, one {@code user:} upsert and three state-history rows), with a dedicated
+ * connection, prepared statements kept open and the JSON text computed once: the floor the database
+ * itself sets (on SQLite its writers queue on a fair lock in process, as the service's do). Each
+ * thread appends to its own session of one shared user; 1 and 4 threads; SQLite file in WAL mode
+ * and embedded PostgreSQL, both with their default durability (fsync at commit).
  *
  * <p>Run (from the repository root):
  *
@@ -97,6 +97,7 @@ public class AppendBenchmark {
     PreparedStatement insertEvent;
     PreparedStatement upsertSessionState;
     PreparedStatement upsertUserState;
+    PreparedStatement insertHistory;
     long expectedRevision;
     String eventJson;
     String sessionId;
@@ -141,6 +142,10 @@ public class AppendBenchmark {
                   + json
                   + ") ON CONFLICT (app_name, user_id, state_key)"
                   + " DO UPDATE SET state_value = excluded.state_value");
+      insertHistory =
+          connection.prepareStatement(
+              "INSERT INTO adk_state_history (session_pk, seq, app_name, user_id, state_key)"
+                  + " VALUES (?, ?, ?, ?, ?)");
       eventJson = Json.toJson(event(0));
     }
 
@@ -213,6 +218,16 @@ public class AppendBenchmark {
         upsertUserState.setString(3, "user:last");
         upsertUserState.setString(4, Integer.toString(n));
         upsertUserState.executeUpdate();
+        // The state-history index: one row per key of the delta (stateHistory reads it).
+        for (String key : new String[] {"user:last", "counter", "k"}) {
+          insertHistory.setLong(1, pk);
+          insertHistory.setLong(2, expectedRevision);
+          insertHistory.setString(3, APP);
+          insertHistory.setString(4, USER);
+          insertHistory.setString(5, key);
+          insertHistory.addBatch();
+        }
+        insertHistory.executeBatch();
         commit();
         return expectedRevision;
       } catch (SQLException | RuntimeException e) {
