@@ -7,7 +7,9 @@ import dev.adk4j.artifacts.BaseArtifactService;
 import dev.adk4j.events.Event;
 import dev.adk4j.events.EventActions;
 import dev.adk4j.internal.Json;
+import dev.adk4j.sessions.BaseSessionService;
 import dev.adk4j.sessions.Session;
+import dev.adk4j.sessions.StateChange;
 import dev.adk4j.state.Scope;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -31,6 +33,7 @@ final class Rewinds {
   static Event rewindEvent(
       Session session,
       String invocationId,
+      BaseSessionService sessions,
       @Nullable BaseArtifactService artifacts,
       String appName) {
     List<Event> events = session.events();
@@ -53,23 +56,84 @@ final class Rewinds {
               + invocationId
               + "': none of its events belongs to that invocation");
     }
+    EventActions.Builder actions =
+        EventActions.builder()
+            .rewindBeforeInvocationId(invocationId)
+            .stateDelta(stateDelta(session, events, index));
+    sharedKeys(session, events, index, sessions, appName, actions);
     return Event.builder()
         .invocationId(InvocationContext.newInvocationContextId())
         .author("user")
         .actions(
-            EventActions.builder()
-                .rewindBeforeInvocationId(invocationId)
-                .stateDelta(stateDelta(session, events, index))
+            actions
                 .artifactDelta(artifactDelta(session, events, index, artifacts, appName))
                 .build())
         .build();
   }
 
   /**
+   * Restores the {@code user:} and {@code app:} keys the undone events changed, where no other
+   * event changed them since (their state history ends with one of the undone events): each gets
+   * the value of its last change before the first undone one, from any session, or is removed. The
+   * rewind event expects each such key to still hold its current value, so that a session changing
+   * it meanwhile fails the rewind ({@code StateConflictException}) rather than being overwritten. A
+   * key changed elsewhere after the undone events keeps its value (that later write wins), and so
+   * does every key of a service without state history for its scope.
+   */
+  private static void sharedKeys(
+      Session session,
+      List<Event> events,
+      int index,
+      BaseSessionService sessions,
+      String appName,
+      EventActions.Builder actions) {
+    Set<String> undone = new HashSet<>();
+    Set<String> keys = new java.util.TreeSet<>();
+    for (int i = index; i < events.size(); i++) {
+      Event e = events.get(i);
+      undone.add(e.id());
+      for (String key : e.actions().stateDelta().keySet()) {
+        Scope scope = Scope.of(key);
+        if (scope == Scope.USER || scope == Scope.APP) {
+          keys.add(key);
+        }
+      }
+    }
+    for (String key : keys) {
+      List<StateChange> history;
+      try {
+        history = sessions.stateHistory(appName, session.userId(), session.id(), key).blockingGet();
+      } catch (UnsupportedOperationException e) {
+        continue; // this service keeps no history for the key's scope: left as it is
+      }
+      if (history.isEmpty() || !isUndone(history.get(history.size() - 1), session, undone)) {
+        continue; // changed elsewhere since: the later write stands
+      }
+      Object before = null;
+      for (StateChange change : history) {
+        if (isUndone(change, session, undone)) {
+          break;
+        }
+        before = change.value();
+      }
+      Object now = session.state().get(key);
+      if (!Json.sameValue(before, now)) {
+        actions.putState(key, before).expectState(key, now);
+      }
+    }
+  }
+
+  private static boolean isUndone(StateChange change, Session session, Set<String> undone) {
+    return change.sessionId().equals(session.id())
+        && change.userId().equals(session.userId())
+        && undone.contains(change.eventId());
+  }
+
+  /**
    * The session keys changed from event {@code index} on, each with the value it had before that
    * event (its last write before it), or {@code null} (removed) if no earlier event wrote it.
-   * {@code app:}/{@code user:} keys are shared with other sessions and left as they are; keys no
-   * event from {@code index} on changed are left as they are too (an initial value stays).
+   * ({@code app:}/{@code user:} keys are restored by {@link #sharedKeys}.) Keys no event from
+   * {@code index} on changed are left as they are (an initial value stays).
    */
   private static Map<String, @Nullable Object> stateDelta(
       Session session, List<Event> events, int index) {

@@ -260,9 +260,12 @@ public class Runner {
    *
    * <ul>
    *   <li>Session keys are restored: each key changed since (or created since) gets the value it
-   *       had at that point, or is removed. {@code app:} and {@code user:} keys are not restored:
-   *       they are shared with other sessions, which may have changed them since. {@code temp:} and
-   *       {@code secret:} keys are never in events, so they are not restored either.
+   *       had at that point, or is removed. {@code app:} and {@code user:} keys changed since are
+   *       restored the same way (to their last value before, written by any session) only where no
+   *       other event changed them after the undone ones (their {@code stateHistory} says so); one
+   *       that another session changed later keeps that later value, and one changed meanwhile
+   *       fails the rewind with a {@code StateConflictException}. {@code temp:} and {@code secret:}
+   *       keys are never in events, so they are not restored.
    *   <li>Artifacts of the session (not {@code user:} ones) saved since get a new version holding
    *       the content of the version they had then; one that did not exist gets an empty version
    *       (no data), as ADK does. The rewind event's {@code artifactDelta} names those versions.
@@ -293,7 +296,8 @@ public class Runner {
                 }
                 lease.attach(session);
                 Event rewind =
-                    Rewinds.rewindEvent(session, beforeInvocationId, artifactService, appName);
+                    Rewinds.rewindEvent(
+                        session, beforeInvocationId, sessionService, artifactService, appName);
                 Event stored = sessionService.appendEvent(session, rewind).blockingGet();
                 log.debug(
                     "Rewound session '{}' of user '{}' in app '{}' to before invocation {}",

@@ -10,6 +10,7 @@ import dev.adk4j.agents.LlmAgent;
 import dev.adk4j.agents.RunConfig;
 import dev.adk4j.artifacts.InMemoryArtifactService;
 import dev.adk4j.events.Event;
+import dev.adk4j.events.EventActions;
 import dev.adk4j.sessions.BaseSessionService;
 import dev.adk4j.sessions.DatabaseSessionConfig;
 import dev.adk4j.sessions.DatabaseSessionService;
@@ -38,7 +39,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * {@link Runner#rewind} on every backend: the session's state is what a replay of the events before
  * the rewound invocation gives, the model no longer sees the annulled turns, the events stay
- * stored, artifacts get their old content back, and {@code user:} keys are left alone.
+ * stored, artifacts get their old content back, and {@code user:}/{@code app:} keys are restored
+ * unless another session changed them since.
  */
 class RewindTest {
 
@@ -171,7 +173,8 @@ class RewindTest {
         .containsEntry("last", "noted one")
         .containsEntry("initial", "kept")
         .doesNotContainKeys("note_2", "note_3")
-        .containsEntry("user:notes_taken", 3); // shared with other sessions: not restored
+        // A user: key no other session changed since is restored like a session key.
+        .containsEntry("user:notes_taken", 1);
     // The artifact got its content of then back, as a new version.
     assertThat(rewind.actions().artifactDelta()).containsKey("notes.txt");
     Part notes = artifacts.loadArtifact(APP, USER, "s", "notes.txt").blockingGet();
@@ -185,6 +188,52 @@ class RewindTest {
     List<String> seen = model.lastRequest().contents().stream().map(RewindTest::texts).toList();
     assertThat(seen).contains("first", "noted one", "fourth");
     assertThat(seen).doesNotContain("second", "noted two", "third", "noted three");
+  }
+
+  static Event write(String invocation, Map<String, Object> delta) {
+    return Event.builder()
+        .invocationId(invocation)
+        .author("agent")
+        .actions(EventActions.builder().stateDelta(delta).build())
+        .build();
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"memory", "sqlite", "postgres"})
+  void rewind_restoresSharedKeysOnlyWhereNoOtherSessionChangedThemSince(String backend)
+      throws Exception {
+    BaseSessionService sessions = backend(backend);
+    Session s = sessions.createSession(APP, USER, null, "s").blockingGet();
+    Session other = sessions.createSession(APP, USER, null, "other").blockingGet();
+    sessions
+        .appendEvent(s, write("i1", Map.of("user:theme", "dark", "app:mode", "a")))
+        .blockingGet();
+    // Another session writes app:mode before the undone turn: that is the value before it.
+    sessions.appendEvent(other, write("o1", Map.of("app:mode", "b"))).blockingGet();
+    sessions
+        .appendEvent(
+            s, write("i2", Map.of("user:theme", "light", "user:lang", "fr", "app:mode", "c")))
+        .blockingGet();
+    // ...and user:lang after it: that later write stands.
+    sessions.appendEvent(other, write("o2", Map.of("user:lang", "de"))).blockingGet();
+    Runner runner =
+        new Runner(
+            LlmAgent.builder().name("a").model(ScriptedLlm.builder().build()).build(),
+            APP,
+            null,
+            sessions);
+
+    Event rewind = runner.rewind(USER, "s", "i2").blockingGet();
+
+    Session after = sessions.getSession(APP, USER, "s").blockingGet();
+    assertThat(after.state())
+        .containsEntry("user:theme", "dark") // restored: only this session changed it
+        .containsEntry("app:mode", "b") // restored to its last value before, another session's
+        .containsEntry("user:lang", "de"); // changed elsewhere since: kept
+    assertThat(rewind.actions().stateDelta()).containsOnlyKeys("user:theme", "app:mode");
+    assertThat(sessions.getSession(APP, USER, "other").blockingGet().state())
+        .containsEntry("user:theme", "dark")
+        .containsEntry("app:mode", "b");
   }
 
   @ParameterizedTest

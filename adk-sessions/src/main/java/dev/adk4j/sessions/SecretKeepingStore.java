@@ -184,6 +184,13 @@ final class SecretKeepingStore implements SessionStore {
     return store.acquireLease(appName, userId, sessionId, maxWait);
   }
 
+  /** The wrapped store's history (secret: keys have none: the service refuses them first). */
+  @Override
+  public List<StateChange> stateHistory(
+      String appName, String userId, String sessionId, String key) {
+    return store.stateHistory(appName, userId, sessionId, key);
+  }
+
   /** Deletes expired sessions, and forgets the in-memory secrets of those it deleted. */
   @Override
   public List<SessionRef> deleteExpired(int limit) {
