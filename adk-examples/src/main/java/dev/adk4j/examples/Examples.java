@@ -46,6 +46,7 @@ public final class Examples {
     examples.put("templating", (s, d, t) -> TemplatingExample.run(s, t));
     examples.put("pipeline", (s, d, t) -> PipelineExample.run(s, t));
     examples.put("compaction", (s, d, t) -> CompactionExample.run(s, t));
+    examples.put("agent-tool", (s, d, t) -> AgentToolExample.run(s, t));
     examples.put(
         "persistence",
         (s, d, t) -> {

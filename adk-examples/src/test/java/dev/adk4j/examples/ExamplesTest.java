@@ -67,6 +67,22 @@ class ExamplesTest {
   }
 
   @Test
+  void agentTool_childWritesArriveOnce_childEventsStayOut_tempStaysInTheChild() {
+    Session s = AgentToolExample.run(sessions, t);
+    assertThat(s.state())
+        .containsEntry("lookups", 2)
+        .containsKey("research")
+        .doesNotContainKey("temp:researcher_note");
+    assertThat(s.events()).extracting(Event::author).containsOnly("user", "Assistant");
+    assertThat(s.events().stream().filter(e -> e.actions().stateDelta().containsKey("lookups")))
+        .hasSize(2)
+        .allSatisfy(e -> assertThat(e.functionResponses()).hasSize(1));
+    assertThat(printed())
+        .contains("[Assistant] calls Researcher")
+        .contains("function-response event: [lookups, research]");
+  }
+
+  @Test
   void callbackState_isItsOwnContentlessEvent() {
     Session s = CallbackStateExample.run(sessions, t);
     assertThat(s.state())
