@@ -18,7 +18,15 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executor;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -26,6 +34,11 @@ import org.slf4j.LoggerFactory;
 /**
  * Runs the function calls of one model response of an {@link LlmAgent} and stores their answers as
  * one function-response event.
+ *
+ * <p>The calls run concurrently (see {@link RunConfig#toolExecutionMode()}, bounded by {@link
+ * RunConfig#maxParallelToolCalls()}, on {@link RunConfig#toolExecutor()}), and their answers and
+ * actions are merged in the order of the calls, so the event is the same whatever order they finish
+ * in; on a key two calls wrote, the later call wins.
  *
  * <p>Each call runs through the agent's before-tool callbacks (the first to return a map answers in
  * the tool's place), the tool, and its after-tool callbacks (the first to return a map replaces the
@@ -37,6 +50,25 @@ import org.slf4j.LoggerFactory;
  */
 final class ToolCalls {
   private static final Logger log = LoggerFactory.getLogger(ToolCalls.class);
+
+  /**
+   * adk4j's tool-call threads, the default {@link RunConfig#toolExecutor()}: daemon threads made on
+   * demand, ended after 60 idle seconds. Concurrency is bounded per model response ({@link
+   * RunConfig#maxParallelToolCalls()}), not here, so a call that itself waits for calls (an agent
+   * tool) never waits for a thread.
+   */
+  private static final Executor TOOL_CALLS =
+      Executors.newCachedThreadPool(
+          new ThreadFactory() {
+            private final AtomicInteger n = new AtomicInteger();
+
+            @Override
+            public Thread newThread(Runnable r) {
+              Thread t = new Thread(r, "adk4j-tool-call-" + n.incrementAndGet());
+              t.setDaemon(true);
+              return t;
+            }
+          });
 
   private ToolCalls() {}
 
@@ -51,25 +83,27 @@ final class ToolCalls {
   static Event run(LlmAgent agent, InvocationContext ctx, List<FunctionCall> calls) {
     int retriesLeft = ctx.runConfig().stateConflictRetries();
     while (true) {
-      List<Part> parts = new ArrayList<>();
       List<ToolContext> contexts = new ArrayList<>();
-      EventActions actions = EventActions.empty();
       for (FunctionCall call : calls) {
-        String toolName = call.name().orElse("");
-        ToolContext tc = new ToolContext(ctx, call.id().orElse(null));
-        contexts.add(tc);
-        Map<String, Object> args = new LinkedHashMap<>(call.args().orElse(Map.of()));
-        Map<String, Object> result = call(agent, toolName, args, tc);
+        contexts.add(new ToolContext(ctx, call.id().orElse(null)));
+      }
+      List<Map<String, Object>> results = callAll(agent, ctx, calls, contexts);
+      // Merged in the order of the calls, whatever order they finished in: on a key several
+      // calls wrote, the later call wins.
+      List<Part> parts = new ArrayList<>();
+      EventActions actions = EventActions.empty();
+      for (int i = 0; i < calls.size(); i++) {
+        FunctionCall call = calls.get(i);
         parts.add(
             Part.builder()
                 .functionResponse(
                     FunctionResponse.builder()
                         .id(call.id().orElse(null))
-                        .name(toolName)
-                        .response(result)
+                        .name(call.name().orElse(""))
+                        .response(results.get(i))
                         .build())
                 .build());
-        actions = actions.merge(tc.actions());
+        actions = actions.merge(contexts.get(i).actions());
       }
       if (actions.transferToAgent().isPresent()) {
         // A tool's own transferToAgent naming no agent fails the step before it is stored.
@@ -82,6 +116,8 @@ final class ToolCalls {
               .actions(actions)
               .build();
       try {
+        // Appending applies the merged delta to the live state too, so a key two calls wrote
+        // holds the later call's value there as well, even if the earlier call wrote it last.
         return ctx.persist(response);
       } catch (StateConflictException conflict) {
         if (retriesLeft-- <= 0) {
@@ -99,6 +135,79 @@ final class ToolCalls {
         refreshStoredState(ctx);
       }
     }
+  }
+
+  /**
+   * The responses to {@code calls}, in their order: one after the other on this thread, or, in
+   * parallel mode with several calls, by this thread and up to {@code maxParallelToolCalls - 1}
+   * workers of the run's tool executor, each taking the next call not yet started. This thread
+   * works too, so the calls finish even if the executor runs none of the workers.
+   */
+  private static List<Map<String, Object>> callAll(
+      LlmAgent agent, InvocationContext ctx, List<FunctionCall> calls, List<ToolContext> contexts) {
+    int n = calls.size();
+    RunConfig config = ctx.runConfig();
+    int width =
+        config.toolExecutionMode() == RunConfig.ToolExecutionMode.SEQUENTIAL
+            ? 1
+            : Math.min(n, config.maxParallelToolCalls());
+    List<Map<String, Object>> results = new ArrayList<>();
+    if (width <= 1) {
+      for (int i = 0; i < n; i++) {
+        results.add(call(agent, calls.get(i), contexts.get(i)));
+      }
+      return results;
+    }
+    AtomicReferenceArray<Map<String, Object>> done = new AtomicReferenceArray<>(n);
+    AtomicReferenceArray<Throwable> errors = new AtomicReferenceArray<>(n);
+    AtomicInteger next = new AtomicInteger();
+    CountDownLatch finished = new CountDownLatch(n);
+    Runnable worker =
+        () -> {
+          for (int i = next.getAndIncrement(); i < n; i = next.getAndIncrement()) {
+            try {
+              done.set(i, call(agent, calls.get(i), contexts.get(i)));
+            } catch (Throwable t) {
+              errors.set(i, t);
+            } finally {
+              finished.countDown();
+            }
+          }
+        };
+    Executor executor = config.toolExecutor().orElse(TOOL_CALLS);
+    for (int w = 1; w < width; w++) {
+      try {
+        executor.execute(worker);
+      } catch (RejectedExecutionException refused) {
+        log.debug("Tool executor refused a worker; the agent's thread runs the calls left");
+        break;
+      }
+    }
+    worker.run();
+    try {
+      finished.await();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(
+          "Interrupted while agent '" + agent.name() + "' waited for its tool calls", e);
+    }
+    for (int i = 0; i < n; i++) {
+      Throwable t = errors.get(i);
+      if (t instanceof Error error) {
+        throw error;
+      }
+      if (t instanceof RuntimeException runtime) {
+        throw runtime;
+      }
+      results.add(Objects.requireNonNull(done.get(i), "every call either answered or threw"));
+    }
+    return results;
+  }
+
+  /** The response to one call: the tool's, a callback's, or an error. */
+  private static Map<String, Object> call(LlmAgent agent, FunctionCall call, ToolContext tc) {
+    Map<String, Object> args = new LinkedHashMap<>(call.args().orElse(Map.of()));
+    return call(agent, call.name().orElse(""), args, tc);
   }
 
   /** The response to one call of {@code toolName}: the tool's, a callback's, or an error. */

@@ -83,6 +83,20 @@ class ExamplesTest {
   }
 
   @Test
+  void parallelTools_bothCallsInOneEvent_laterCallWins() {
+    Session s = ParallelToolsExample.run(sessions, t);
+    assertThat(s.state())
+        .containsEntry("weather", "sunny")
+        .containsEntry("hotel", "booked")
+        .containsEntry("advice", "bring the booking");
+    Event responses = s.events().get(2);
+    assertThat(responses.functionResponses())
+        .extracting(r -> r.name().orElse(""))
+        .containsExactly("check_weather", "check_hotel");
+    assertThat(printed()).contains("advice = bring the booking");
+  }
+
+  @Test
   void callbackState_isItsOwnContentlessEvent() {
     Session s = CallbackStateExample.run(sessions, t);
     assertThat(s.state())
