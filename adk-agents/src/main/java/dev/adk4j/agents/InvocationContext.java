@@ -4,8 +4,10 @@ import com.google.genai.types.Content;
 import dev.adk4j.artifacts.BaseArtifactService;
 import dev.adk4j.events.Event;
 import dev.adk4j.internal.sessions.SessionAccess;
+import dev.adk4j.plugins.BasePlugin;
 import dev.adk4j.sessions.BaseSessionService;
 import dev.adk4j.sessions.Session;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -39,6 +41,7 @@ public final class InvocationContext {
   private final @Nullable Content userContent;
   private final RunConfig runConfig;
   private final @Nullable String branch;
+  private final List<BasePlugin> plugins;
   private final Shared shared;
 
   /** What every copy of one invocation's context shares. */
@@ -57,6 +60,7 @@ public final class InvocationContext {
     this.userContent = b.userContent;
     this.runConfig = b.runConfig != null ? b.runConfig : RunConfig.builder().build();
     this.branch = b.branch;
+    this.plugins = b.plugins;
     this.shared = shared;
   }
 
@@ -89,6 +93,7 @@ public final class InvocationContext {
     b.userContent = userContent;
     b.runConfig = runConfig;
     b.branch = branch;
+    b.plugins = plugins;
     return new InvocationContext(b, shared);
   }
 
@@ -141,6 +146,14 @@ public final class InvocationContext {
   /** The agent path of this branch, {@code parent.child}; empty at the root. */
   public Optional<String> branch() {
     return Optional.ofNullable(branch);
+  }
+
+  /**
+   * The plugins of this invocation, in the order they run (the runner's; see {@link
+   * dev.adk4j.plugins.BasePlugin}); empty if none.
+   */
+  public List<BasePlugin> plugins() {
+    return plugins;
   }
 
   /** Whether some step asked to end the invocation. */
@@ -200,8 +213,18 @@ public final class InvocationContext {
     private @Nullable Content userContent;
     private @Nullable RunConfig runConfig;
     private @Nullable String branch;
+    private List<BasePlugin> plugins = List.of();
 
     private Builder() {}
+
+    /**
+     * The plugins whose hooks run around every agent, model and tool call of the invocation, in
+     * this order; none by default. A {@code Runner} sets its own.
+     */
+    public Builder plugins(List<? extends BasePlugin> plugins) {
+      this.plugins = List.copyOf(plugins);
+      return this;
+    }
 
     public Builder sessionService(BaseSessionService sessionService) {
       this.sessionService = sessionService;

@@ -7,6 +7,7 @@ import com.google.genai.types.Part;
 import dev.adk4j.events.Event;
 import dev.adk4j.events.EventActions;
 import dev.adk4j.internal.tools.ToolFailures;
+import dev.adk4j.plugins.BasePlugin;
 import dev.adk4j.sessions.GetSessionConfig;
 import dev.adk4j.sessions.Session;
 import dev.adk4j.sessions.SessionNotFoundException;
@@ -210,35 +211,108 @@ final class ToolCalls {
     return call(agent, call.name().orElse(""), args, tc);
   }
 
-  /** The response to one call of {@code toolName}: the tool's, a callback's, or an error. */
+  /**
+   * The response to one call of {@code toolName}: the tool's, a plugin's or a callback's, or an
+   * error. The plugins' hooks run before the agent's callbacks of the same kind, and the first that
+   * answers skips the rest (see {@link BasePlugin}). When the before-tool hooks, callbacks or the
+   * tool fail, the call's writes are discarded and the plugins' on-tool-error hooks may answer in
+   * place of the error response.
+   */
   private static Map<String, Object> call(
       LlmAgent agent, String toolName, Map<String, Object> args, ToolContext tc) {
     BaseTool tool = find(agent, toolName);
     if (tool == null) {
       return ToolFailures.unknownTool(toolName, agent.name(), toolNames(agent));
     }
+    List<BasePlugin> plugins = tc.invocationContext().plugins();
     try {
       Map<String, Object> result = null;
-      for (Callbacks.BeforeToolCallback cb : agent.beforeToolCallbacks()) {
-        result = cb.call(tool, args, tc).blockingGet();
-        if (result != null) {
-          break;
-        }
-      }
-      if (result == null) {
-        result = tool.runAsync(args, tc).blockingGet();
-        for (Callbacks.AfterToolCallback cb : agent.afterToolCallbacks()) {
-          Map<String, Object> replaced = cb.call(tool, args, tc, result).blockingGet();
-          if (replaced != null) {
-            result = replaced;
+      boolean answeredBefore = false;
+      try {
+        for (BasePlugin p : plugins) {
+          result = p.beforeToolCallback(tool, args, tc).blockingGet();
+          if (result != null) {
             break;
           }
         }
+        if (result == null) {
+          for (Callbacks.BeforeToolCallback cb : agent.beforeToolCallbacks()) {
+            result = cb.call(tool, args, tc).blockingGet();
+            if (result != null) {
+              break;
+            }
+          }
+        }
+        answeredBefore = result != null;
+        if (result == null) {
+          result = tool.runAsync(args, tc).blockingGet();
+        }
+      } catch (RuntimeException failure) {
+        if (plugins.isEmpty()) {
+          throw failure;
+        }
+        Map<String, Object> recovered = recover(plugins, tool, toolName, args, tc, failure);
+        if (recovered == null) {
+          throw failure;
+        }
+        result = recovered;
+      }
+      if (!answeredBefore) {
+        result = afterTool(agent, plugins, tool, args, tc, result == null ? Map.of() : result);
       }
       return result == null ? Map.of() : result;
     } catch (RuntimeException e) {
       return ToolFailures.threw(toolName, e, tc);
     }
+  }
+
+  /**
+   * The plugins' answer to a failed call, or null: the call's writes are discarded first (so only
+   * the hook's own writes stay), then each plugin's on-tool-error hook is asked in turn.
+   */
+  private static @Nullable Map<String, Object> recover(
+      List<BasePlugin> plugins,
+      BaseTool tool,
+      String toolName,
+      Map<String, Object> args,
+      ToolContext tc,
+      RuntimeException failure) {
+    tc.state().discard();
+    for (BasePlugin p : plugins) {
+      Map<String, Object> answer = p.onToolErrorCallback(tool, args, tc, failure).blockingGet();
+      if (answer != null) {
+        log.info(
+            "Tool '{}' of agent '{}' failed; plugin '{}' answered in its place",
+            toolName,
+            tc.agentName(),
+            p.name());
+        return answer;
+      }
+    }
+    return null;
+  }
+
+  /** The plugins' after-tool hooks, then the agent's callbacks: the first map replaces result. */
+  private static Map<String, Object> afterTool(
+      LlmAgent agent,
+      List<BasePlugin> plugins,
+      BaseTool tool,
+      Map<String, Object> args,
+      ToolContext tc,
+      Map<String, Object> result) {
+    for (BasePlugin p : plugins) {
+      Map<String, Object> replaced = p.afterToolCallback(tool, args, tc, result).blockingGet();
+      if (replaced != null) {
+        return replaced;
+      }
+    }
+    for (Callbacks.AfterToolCallback cb : agent.afterToolCallbacks()) {
+      Map<String, Object> replaced = cb.call(tool, args, tc, result).blockingGet();
+      if (replaced != null) {
+        return replaced;
+      }
+    }
+    return result;
   }
 
   /** The tool of {@code agent} named {@code toolName}, the transfer tool included; or null. */

@@ -37,13 +37,14 @@ import org.slf4j.LoggerFactory;
  * }</pre>
  *
  * <p><b>The child invocation.</b> Each call runs the wrapped agent in an invocation of its own (a
- * new invocation id; the caller's run config, artifact service and plugins) on a private, in-memory
- * copy of the caller's session: the same app, user and session ids, and the caller's live state
- * ({@code temp:} keys included), but no events other than the request, which is the child's user
- * message. The child's events are stored in that private copy only, never in the caller's session,
- * and are thrown away with it: the caller's history gets one function call and one function
- * response, as for any tool. The child's artifacts go to the caller's artifact service, under the
- * caller's session.
+ * new invocation id; the caller's run config, artifact service and plugins, whose agent, model and
+ * tool hooks run in the child too; the run-level hooks are the caller's runner's alone) on a
+ * private, in-memory copy of the caller's session: the same app, user and session ids, and the
+ * caller's live state ({@code temp:} keys included), but no events other than the request, which is
+ * the child's user message. The child's events are stored in that private copy only, never in the
+ * caller's session, and are thrown away with it: the caller's history gets one function call and
+ * one function response, as for any tool. The child's artifacts go to the caller's artifact
+ * service, under the caller's session.
  *
  * <p><b>State.</b> When the child finishes, its state writes of every scope but {@code temp:} (its
  * plain writes, removals, {@link dev.adk4j.state.State#increment increments} and
@@ -173,6 +174,7 @@ public class AgentTool extends BaseTool {
             .session(child)
             .userContent(message)
             .runConfig(caller.runConfig())
+            .plugins(caller.plugins())
             .build();
     childContext.persist(
         Event.builder()

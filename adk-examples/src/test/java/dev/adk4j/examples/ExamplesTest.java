@@ -97,6 +97,24 @@ class ExamplesTest {
   }
 
   @Test
+  void plugins_globalInstructionEverywhere_auditWritesInTheStepsEvent_guardAnswers() {
+    Session s = PluginsExample.run(sessions, t);
+    assertThat(s.state())
+        .containsEntry("audit_tool_calls", 1)
+        .containsEntry("audit_refusals", 1)
+        .containsEntry("app:hotel", "Hotel Adk");
+    Event toolResponse = s.events().get(2);
+    assertThat(toolResponse.functionResponses()).hasSize(1);
+    assertThat(toolResponse.actions().stateDelta()).containsEntry("audit_tool_calls", 1);
+    Event refusal = s.events().get(s.events().size() - 1);
+    assertThat(refusal.stringifyContent()).isEqualTo("I cannot help with passwords.");
+    assertThat(refusal.actions().stateDelta()).containsEntry("audit_refusals", 1);
+    assertThat(printed())
+        .contains("System instruction the model got: You speak for Hotel Adk. Be courteous. |")
+        .contains("Function-response event writes: [audit_tool_calls]");
+  }
+
+  @Test
   void callbackState_isItsOwnContentlessEvent() {
     Session s = CallbackStateExample.run(sessions, t);
     assertThat(s.state())

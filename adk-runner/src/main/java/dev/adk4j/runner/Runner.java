@@ -11,6 +11,7 @@ import dev.adk4j.events.Event;
 import dev.adk4j.events.EventActions;
 import dev.adk4j.internal.sessions.SessionAccess;
 import dev.adk4j.models.LlmException;
+import dev.adk4j.plugins.BasePlugin;
 import dev.adk4j.sessions.BaseSessionService;
 import dev.adk4j.sessions.InMemorySessionService;
 import dev.adk4j.sessions.Session;
@@ -25,8 +26,11 @@ import io.reactivex.rxjava3.core.FlowableEmitter;
 import io.reactivex.rxjava3.schedulers.Schedulers;
 import io.reactivex.rxjava3.subscribers.DisposableSubscriber;
 import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Semaphore;
@@ -76,6 +80,14 @@ import org.slf4j.LoggerFactory;
  * passed), so they too see every stored event before the error. {@code blockingSubscribe(onNext,
  * onError)} and {@code subscribe} always deliver every event, then the error.
  *
+ * <p><b>Plugins</b> ({@link Builder#plugins}, {@link BasePlugin}) run for every invocation: {@code
+ * onUserMessage} before the message is stored (content replaces it), {@code beforeRun} before the
+ * root agent (content is stored and emitted as the root agent's reply, and no agent runs), {@code
+ * onEvent} for each stored event before it is emitted (a returned event is emitted in its place;
+ * storage keeps the original), {@code afterRun} after a successful invocation (also after a {@code
+ * beforeRun} reply), {@code onRunError} after a failed one's error events; and, through the
+ * invocation context, around every agent, model and tool call, before the agents' own callbacks.
+ *
  * <p>Its methods are final: a subclass (such as {@link InMemoryRunner}) chooses the services, never
  * how a turn reads the session, applies state deltas or stores events.
  */
@@ -87,6 +99,7 @@ public class Runner {
   private final @Nullable BaseArtifactService artifactService;
   private final BaseSessionService sessionService;
   private final @Nullable EventsCompactionConfig compaction;
+  private final List<BasePlugin> plugins;
   private final Map<String, Permit> running = new ConcurrentHashMap<>();
 
   /** Sessions whose events this runner keeps between turns. */
@@ -115,6 +128,24 @@ public class Runner {
       @Nullable BaseArtifactService artifactService,
       BaseSessionService sessionService,
       @Nullable EventsCompactionConfig compaction) {
+    this(agent, appName, artifactService, sessionService, compaction, List.of());
+  }
+
+  /**
+   * @param artifactService nullable: without one, agents cannot save or load artifacts
+   * @param compaction nullable: without it, events are never compacted
+   * @param plugins the plugins of every invocation, in the order their hooks run (see {@link
+   *     BasePlugin})
+   * @throws IllegalArgumentException if two plugins share a name
+   */
+  public Runner(
+      BaseAgent agent,
+      String appName,
+      @Nullable BaseArtifactService artifactService,
+      BaseSessionService sessionService,
+      @Nullable EventsCompactionConfig compaction,
+      List<? extends BasePlugin> plugins) {
+    this.plugins = checkedPlugins(plugins);
     this.compaction = compaction;
     this.agent = Objects.requireNonNull(agent, "agent");
     this.appName = Objects.requireNonNull(appName, "appName");
@@ -130,6 +161,19 @@ public class Runner {
    */
   public static Builder builder() {
     return new Builder();
+  }
+
+  private static List<BasePlugin> checkedPlugins(List<? extends BasePlugin> plugins) {
+    Objects.requireNonNull(plugins, "plugins");
+    Set<String> names = new HashSet<>();
+    for (BasePlugin p : plugins) {
+      Objects.requireNonNull(p, "a plugin in plugins");
+      if (!names.add(p.name())) {
+        throw new IllegalArgumentException(
+            "Two plugins are named '" + p.name() + "'; a runner's plugins need distinct names");
+      }
+    }
+    return List.copyOf(plugins);
   }
 
   /** The session services' rule for ids: not null, not empty, not whitespace only. */
@@ -155,6 +199,11 @@ public class Runner {
 
   public final @Nullable BaseArtifactService artifactService() {
     return artifactService;
+  }
+
+  /** The plugins of this runner's invocations, in the order their hooks run. */
+  public final List<BasePlugin> plugins() {
+    return plugins;
   }
 
   /** How this runner compacts session histories, if it does. */
@@ -247,16 +296,22 @@ public class Runner {
           throw new SessionNotFoundException(appName, userId, sessionId);
         }
         lease.attach(session);
-        ctx =
-            InvocationContext.builder()
-                .sessionService(sessionService)
-                .artifactService(artifactService)
-                .agent(agent)
-                .session(session)
-                .userContent(newMessage)
-                .runConfig(runConfig)
-                .build();
+        ctx = newContext(session, newMessage, null);
         InvocationHistory.closeInterrupted(ctx, agent);
+        Content message = newMessage;
+        if (message != null) {
+          Content replaced = null;
+          for (BasePlugin p : plugins) {
+            replaced = p.onUserMessageCallback(ctx, message).blockingGet();
+            if (replaced != null) {
+              break;
+            }
+          }
+          if (replaced != null) {
+            message = replaced;
+            ctx = newContext(session, message, ctx.invocationId());
+          }
+        }
         log.debug(
             "Invocation {} of agent '{}' on session '{}' of user '{}' in app '{}'",
             ctx.invocationId(),
@@ -264,17 +319,20 @@ public class Runner {
             sessionId,
             userId,
             appName);
-        if (newMessage != null || (stateDelta != null && !stateDelta.isEmpty())) {
+        if (message != null || (stateDelta != null && !stateDelta.isEmpty())) {
           ctx.persist(
               Event.builder()
                   .invocationId(ctx.invocationId())
                   .author("user")
-                  .content(newMessage)
+                  .content(message)
                   .actions(EventActions.builder().stateDelta(stateDelta).build())
                   .build());
         }
-        Throwable failure = runAgent(ctx, emitter);
+        Throwable failure = beforeRun(ctx, emitter) ? null : runAgent(ctx, emitter);
         if (failure == null) {
+          for (BasePlugin p : plugins) {
+            p.afterRunCallback(ctx).blockingAwait();
+          }
           succeeded = true;
           if (compaction != null) {
             // Stored (not emitted) before the run completes, so the next turn and any reader
@@ -313,6 +371,60 @@ public class Runner {
       }
     }
 
+    private InvocationContext newContext(
+        Session session, @Nullable Content message, @Nullable String invocationId) {
+      InvocationContext.Builder b =
+          InvocationContext.builder()
+              .sessionService(sessionService)
+              .artifactService(artifactService)
+              .agent(agent)
+              .session(session)
+              .userContent(message)
+              .runConfig(runConfig)
+              .plugins(plugins);
+      if (invocationId != null) {
+        b.invocationId(invocationId);
+      }
+      return b.build();
+    }
+
+    /**
+     * Runs the plugins' before-run hooks; the first content ends the invocation: it is stored and
+     * emitted as the root agent's reply, and true is returned.
+     */
+    private boolean beforeRun(InvocationContext ctx, FlowableEmitter<Event> emitter) {
+      for (BasePlugin p : plugins) {
+        Content reply = p.beforeRunCallback(ctx).blockingGet();
+        if (reply != null) {
+          Event stored =
+              ctx.persist(
+                  Event.builder()
+                      .invocationId(ctx.invocationId())
+                      .author(agent.name())
+                      .content(reply)
+                      .build());
+          emit(ctx, stored, emitter);
+          return true;
+        }
+      }
+      return false;
+    }
+
+    /** Emits a stored event, as the plugins' on-event hooks may replace it. */
+    private void emit(InvocationContext ctx, Event stored, FlowableEmitter<Event> emitter) {
+      Event out = stored;
+      for (BasePlugin p : plugins) {
+        Event replaced = p.onEventCallback(ctx, stored).blockingGet();
+        if (replaced != null) {
+          out = replaced;
+          break;
+        }
+      }
+      if (!emitter.isCancelled()) {
+        emitter.onNext(out);
+      }
+    }
+
     /** Takes the session's lease, creating the session first if it is missing and allowed to. */
     private SessionLease lease(Duration wait) {
       try {
@@ -343,8 +455,12 @@ public class Runner {
             public void onNext(Event e) {
               try {
                 Event stored = ctx.persist(e);
-                if (!emitter.isCancelled()) {
-                  emitter.onNext(stored);
+                if (e.partial().orElse(false)) {
+                  if (!emitter.isCancelled()) {
+                    emitter.onNext(stored);
+                  }
+                } else {
+                  emit(ctx, stored, emitter);
                 }
               } catch (Throwable t) {
                 failure[0] = t;
@@ -394,10 +510,10 @@ public class Runner {
           message);
       try {
         for (Event e : InvocationHistory.close(ctx, ctx.invocationId(), agent, code, message)) {
-          Event stored = ctx.persist(e);
-          if (!emitter.isCancelled()) {
-            emitter.onNext(stored);
-          }
+          emit(ctx, ctx.persist(e), emitter);
+        }
+        for (BasePlugin p : plugins) {
+          p.onRunErrorCallback(ctx, failure).blockingAwait();
         }
       } catch (Throwable t) {
         failure.addSuppressed(t);
@@ -480,8 +596,20 @@ public class Runner {
     private @Nullable BaseArtifactService artifactService = new InMemoryArtifactService();
     private BaseSessionService sessionService = new InMemorySessionService();
     private @Nullable EventsCompactionConfig compaction;
+    private List<? extends BasePlugin> plugins = List.of();
 
     private Builder() {}
+
+    /** The plugins of every invocation, in the order their hooks run; none by default. */
+    public Builder plugins(List<? extends BasePlugin> plugins) {
+      this.plugins = List.copyOf(Objects.requireNonNull(plugins, "plugins"));
+      return this;
+    }
+
+    /** The plugins of every invocation, in the order their hooks run; none by default. */
+    public Builder plugins(BasePlugin... plugins) {
+      return plugins(List.of(plugins));
+    }
 
     public Builder agent(BaseAgent agent) {
       this.agent = Objects.requireNonNull(agent, "agent");
@@ -512,7 +640,8 @@ public class Runner {
 
     /**
      * @throws IllegalStateException if no agent or no app name was set
-     * @throws IllegalArgumentException if the app name is empty or blank
+     * @throws IllegalArgumentException if the app name is empty or blank, or two plugins share a
+     *     name
      */
     public Runner build() {
       if (agent == null) {
@@ -521,7 +650,7 @@ public class Runner {
       if (appName == null) {
         throw new IllegalStateException("Runner.builder(): appName(...) is required");
       }
-      return new Runner(agent, appName, artifactService, sessionService, compaction);
+      return new Runner(agent, appName, artifactService, sessionService, compaction, plugins);
     }
   }
 }
