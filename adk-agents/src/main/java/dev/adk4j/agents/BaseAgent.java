@@ -2,7 +2,9 @@ package dev.adk4j.agents;
 
 import com.google.genai.types.Content;
 import dev.adk4j.events.Event;
+import dev.adk4j.internal.telemetry.Telemetry;
 import dev.adk4j.plugins.BasePlugin;
+import io.opentelemetry.api.trace.Span;
 import io.reactivex.rxjava3.core.BackpressureStrategy;
 import io.reactivex.rxjava3.core.Flowable;
 import io.reactivex.rxjava3.core.Maybe;
@@ -143,20 +145,26 @@ public abstract class BaseAgent {
   public final Flowable<Event> runAsync(InvocationContext parentContext) {
     return Flowable.defer(
         () -> {
-          InvocationContext ctx = parentContext.forAgent(this);
+          InvocationContext base = parentContext.forAgent(this);
+          Span span =
+              Telemetry.startAgent(
+                  base.telemetry(), name, description, base.session().id(), base.invocationId());
+          InvocationContext ctx = base.withTelemetry(base.telemetry().with(span));
           // Set when a before-agent callback answered in this agent's place. It skips this
           // agent only (its own work and its after-agent callbacks), never the invocation: the
           // invocation-wide flag stays for steps that explicitly end the invocation.
           AtomicBoolean skipped = new AtomicBoolean();
           return Flowable.concat(
-              Flowable.defer(() -> runBeforeCallbacks(ctx, skipped)),
-              Flowable.defer(
-                  () ->
-                      skipped.get() || ctx.endInvocation()
-                          ? Flowable.<Event>empty()
-                          : runAsyncImpl(ctx).map(ctx::persist)),
-              Flowable.defer(
-                  () -> skipped.get() ? Flowable.<Event>empty() : runAfterCallbacks(ctx)));
+                  Flowable.defer(() -> runBeforeCallbacks(ctx, skipped)),
+                  Flowable.defer(
+                      () ->
+                          skipped.get() || ctx.endInvocation()
+                              ? Flowable.<Event>empty()
+                              : runAsyncImpl(ctx).map(ctx::persist)),
+                  Flowable.defer(
+                      () -> skipped.get() ? Flowable.<Event>empty() : runAfterCallbacks(ctx)))
+              .doOnError(t -> Telemetry.fail(span, t))
+              .doFinally(span::end);
         });
   }
 

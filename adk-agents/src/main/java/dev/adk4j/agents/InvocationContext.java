@@ -4,9 +4,11 @@ import com.google.genai.types.Content;
 import dev.adk4j.artifacts.BaseArtifactService;
 import dev.adk4j.events.Event;
 import dev.adk4j.internal.sessions.SessionAccess;
+import dev.adk4j.internal.telemetry.Telemetry;
 import dev.adk4j.plugins.BasePlugin;
 import dev.adk4j.sessions.BaseSessionService;
 import dev.adk4j.sessions.Session;
+import io.opentelemetry.context.Context;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -42,6 +44,7 @@ public final class InvocationContext {
   private final RunConfig runConfig;
   private final @Nullable String branch;
   private final List<BasePlugin> plugins;
+  private final Context telemetry;
   private final Shared shared;
 
   /** What every copy of one invocation's context shares. */
@@ -61,6 +64,7 @@ public final class InvocationContext {
     this.runConfig = b.runConfig != null ? b.runConfig : RunConfig.builder().build();
     this.branch = b.branch;
     this.plugins = b.plugins;
+    this.telemetry = b.telemetry != null ? b.telemetry : Context.current();
     this.shared = shared;
   }
 
@@ -83,6 +87,38 @@ public final class InvocationContext {
     return copy(agent, branch);
   }
 
+  /**
+   * This context with {@code telemetry} as the OpenTelemetry context of its spans (the span of the
+   * agent it runs).
+   */
+  InvocationContext withTelemetry(Context telemetry) {
+    InvocationContext c = copy(agent, branch);
+    return new InvocationContext(c.toBuilderState(telemetry), shared);
+  }
+
+  /**
+   * The OpenTelemetry context this context's spans are children of: the current one when the root
+   * context was built (a Runner's invocation span), then each agent's span.
+   */
+  Context telemetry() {
+    return telemetry;
+  }
+
+  private Builder toBuilderState(Context telemetry) {
+    Builder b = new Builder();
+    b.sessionService = sessionService;
+    b.artifactService = artifactService;
+    b.invocationId = invocationId;
+    b.agent = agent;
+    b.session = session;
+    b.userContent = userContent;
+    b.runConfig = runConfig;
+    b.branch = branch;
+    b.plugins = plugins;
+    b.telemetry = telemetry;
+    return b;
+  }
+
   private InvocationContext copy(BaseAgent agent, @Nullable String branch) {
     Builder b = new Builder();
     b.sessionService = sessionService;
@@ -94,6 +130,7 @@ public final class InvocationContext {
     b.runConfig = runConfig;
     b.branch = branch;
     b.plugins = plugins;
+    b.telemetry = telemetry;
     return new InvocationContext(b, shared);
   }
 
@@ -195,6 +232,7 @@ public final class InvocationContext {
     }
     Event stored = sessionService.appendEvent(session, event).blockingGet();
     shared.persisted.add(stored.id());
+    Telemetry.stateWritten(telemetry, stored);
     return stored;
   }
 
@@ -214,6 +252,7 @@ public final class InvocationContext {
     private @Nullable RunConfig runConfig;
     private @Nullable String branch;
     private List<BasePlugin> plugins = List.of();
+    private @Nullable Context telemetry;
 
     private Builder() {}
 

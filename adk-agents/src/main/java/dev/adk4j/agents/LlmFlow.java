@@ -5,12 +5,14 @@ import com.google.genai.types.FunctionCall;
 import com.google.genai.types.Part;
 import dev.adk4j.events.Event;
 import dev.adk4j.events.EventActions;
+import dev.adk4j.internal.telemetry.Telemetry;
 import dev.adk4j.models.BaseLlm;
 import dev.adk4j.models.LlmException;
 import dev.adk4j.models.LlmRequest;
 import dev.adk4j.models.LlmResponse;
 import dev.adk4j.plugins.BasePlugin;
 import dev.adk4j.tools.BaseTool;
+import io.opentelemetry.api.trace.Span;
 import io.reactivex.rxjava3.core.Flowable;
 import io.reactivex.rxjava3.core.FlowableEmitter;
 import io.reactivex.rxjava3.core.Scheduler;
@@ -130,6 +132,8 @@ final class LlmFlow {
       ctx.incrementLlmCallsCount();
       boolean stream = ctx.runConfig().streamingMode() == RunConfig.StreamingMode.SSE;
       BaseLlm llm = agent.resolvedModel();
+      Span modelSpan =
+          Telemetry.startModelCall(ctx.telemetry(), agent.name(), llm.model(), ctx.invocationId());
       try {
         // The model's flow runs on a thread of its own, so a model that produces its responses
         // while being subscribed to (a blocking HTTP read) still hands each streamed piece over
@@ -147,6 +151,7 @@ final class LlmFlow {
               }
             });
       } catch (RuntimeException modelError) {
+        Telemetry.fail(modelSpan, modelError);
         LlmResponse recovered = null;
         for (BasePlugin p : ctx.plugins()) {
           recovered = p.onModelErrorCallback(cc, request.toBuilder(), modelError).blockingGet();
@@ -158,6 +163,8 @@ final class LlmFlow {
           throw modelError;
         }
         responses.add(recovered);
+      } finally {
+        modelSpan.end();
       }
     }
     Event last = null;

@@ -6,6 +6,7 @@ import com.google.genai.types.FunctionResponse;
 import com.google.genai.types.Part;
 import dev.adk4j.events.Event;
 import dev.adk4j.events.EventActions;
+import dev.adk4j.internal.telemetry.Telemetry;
 import dev.adk4j.internal.tools.ToolFailures;
 import dev.adk4j.plugins.BasePlugin;
 import dev.adk4j.sessions.GetSessionConfig;
@@ -15,6 +16,7 @@ import dev.adk4j.sessions.StateConflictException;
 import dev.adk4j.state.Scope;
 import dev.adk4j.tools.BaseTool;
 import dev.adk4j.tools.ToolContext;
+import io.opentelemetry.api.trace.Span;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -208,7 +210,31 @@ final class ToolCalls {
   /** The response to one call: the tool's, a callback's, or an error. */
   private static Map<String, Object> call(LlmAgent agent, FunctionCall call, ToolContext tc) {
     Map<String, Object> args = new LinkedHashMap<>(call.args().orElse(Map.of()));
-    return call(agent, call.name().orElse(""), args, tc);
+    String toolName = call.name().orElse("");
+    BaseTool tool = find(agent, toolName);
+    InvocationContext ctx = tc.invocationContext();
+    Span span =
+        Telemetry.startToolCall(
+            ctx.telemetry(),
+            toolName,
+            tool == null ? "" : tool.description(),
+            tool == null ? "unknown" : tool.getClass().getSimpleName(),
+            call.id().orElse(null),
+            agent.name(),
+            ctx.invocationId());
+    // Current while the call runs, on this thread: an agent tool's child invocation is its child.
+    try (io.opentelemetry.context.Scope scope = ctx.telemetry().with(span).makeCurrent()) {
+      Map<String, Object> result = call(agent, toolName, args, tc);
+      if (result.size() == 1 && result.get("error") instanceof String error) {
+        Telemetry.fail(span, error);
+      }
+      return result;
+    } catch (RuntimeException | Error e) {
+      Telemetry.fail(span, e);
+      throw e;
+    } finally {
+      span.end();
+    }
   }
 
   /**

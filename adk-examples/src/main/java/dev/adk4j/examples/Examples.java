@@ -49,6 +49,7 @@ public final class Examples {
     examples.put("agent-tool", (s, d, t) -> AgentToolExample.run(s, t));
     examples.put("parallel-tools", (s, d, t) -> ParallelToolsExample.run(s, t));
     examples.put("plugins", (s, d, t) -> PluginsExample.run(s, t));
+    examples.put("tracing", (s, d, t) -> TracingExample.run(s, t));
     examples.put(
         "persistence",
         (s, d, t) -> {

@@ -115,6 +115,19 @@ class ExamplesTest {
   }
 
   @Test
+  void tracing_spansForInvocationAgentModelAndTool_stateKeysWithoutValues() {
+    List<io.opentelemetry.sdk.trace.data.SpanData> spans = TracingExample.run(sessions, t);
+    assertThat(spans)
+        .extracting(io.opentelemetry.sdk.trace.data.SpanData::getName)
+        .contains(
+            "invocation", "invoke_agent ToolAgent", "call_llm", "execute_tool update_action_count");
+    assertThat(printed())
+        .contains("  invocation")
+        .contains("    invoke_agent ToolAgent  [gen_ai.operation.name=invoke_agent]")
+        .contains("state keys written: [user_action_count]");
+  }
+
+  @Test
   void callbackState_isItsOwnContentlessEvent() {
     Session s = CallbackStateExample.run(sessions, t);
     assertThat(s.state())

@@ -10,6 +10,7 @@ import dev.adk4j.artifacts.InMemoryArtifactService;
 import dev.adk4j.events.Event;
 import dev.adk4j.events.EventActions;
 import dev.adk4j.internal.sessions.SessionAccess;
+import dev.adk4j.internal.telemetry.Telemetry;
 import dev.adk4j.models.LlmException;
 import dev.adk4j.plugins.BasePlugin;
 import dev.adk4j.sessions.BaseSessionService;
@@ -20,6 +21,7 @@ import dev.adk4j.sessions.SessionLease;
 import dev.adk4j.sessions.SessionNotFoundException;
 import dev.adk4j.sessions.StateConflictException;
 import dev.adk4j.state.Scope;
+import io.opentelemetry.api.trace.Span;
 import io.reactivex.rxjava3.core.BackpressureStrategy;
 import io.reactivex.rxjava3.core.Flowable;
 import io.reactivex.rxjava3.core.FlowableEmitter;
@@ -244,12 +246,17 @@ public class Runner {
     requireId(sessionId, "sessionId");
     Objects.requireNonNull(runConfig, "runConfig");
     Flowable<Event> work =
-        Flowable.<Event>create(
-                emitter ->
-                    new Invocation(userId, sessionId, newMessage, runConfig, stateDelta)
-                        .run(emitter),
-                BackpressureStrategy.BUFFER)
-            .subscribeOn(Schedulers.io());
+        Flowable.defer(
+            () -> {
+              // The subscriber's current span (if any) is the parent of the invocation's.
+              io.opentelemetry.context.Context caller = io.opentelemetry.context.Context.current();
+              return Flowable.<Event>create(
+                      emitter ->
+                          new Invocation(userId, sessionId, newMessage, runConfig, stateDelta)
+                              .run(emitter, caller),
+                      BackpressureStrategy.BUFFER)
+                  .subscribeOn(Schedulers.io());
+            });
     return new DrainBeforeError<>(work);
   }
 
@@ -274,15 +281,41 @@ public class Runner {
       this.stateDelta = stateDelta;
     }
 
-    void run(FlowableEmitter<Event> emitter) {
+    void run(FlowableEmitter<Event> emitter, io.opentelemetry.context.Context caller) {
+      String invocationId = InvocationContext.newInvocationContextId();
+      Span span = Telemetry.startInvocation(caller, appName, sessionId, invocationId, agent.name());
+      Throwable terminal;
+      // Current on this thread for the whole invocation: the root context's spans are its children.
+      try (io.opentelemetry.context.Scope scope = span.makeCurrent()) {
+        terminal = runInSpan(emitter, invocationId);
+      } catch (Throwable t) {
+        terminal = t;
+      }
+      if (terminal != null) {
+        Telemetry.fail(span, terminal);
+      }
+      span.end();
+      // Signalled only now, with the lease released: a caller may close the service or start
+      // the next turn as soon as it sees the end of the run.
+      if (terminal == null) {
+        emitter.onComplete();
+      } else {
+        emitter.tryOnError(terminal);
+      }
+    }
+
+    /**
+     * The invocation itself, under its span: emits its events and returns what ended it, or null if
+     * it succeeded; the lease and permit are released when it returns.
+     */
+    private @Nullable Throwable runInSpan(FlowableEmitter<Event> emitter, String invocationId) {
       String key = appName + '\u0000' + userId + '\u0000' + sessionId;
       long deadline = System.nanoTime() + runConfig.maxSessionWait().toNanos();
       Permit permit;
       try {
         permit = acquire(key, runConfig.maxSessionWait());
       } catch (Throwable t) {
-        emitter.tryOnError(t);
-        return;
+        return t;
       }
       SessionLease lease = null;
       Session session = null;
@@ -296,7 +329,7 @@ public class Runner {
           throw new SessionNotFoundException(appName, userId, sessionId);
         }
         lease.attach(session);
-        ctx = newContext(session, newMessage, null);
+        ctx = newContext(session, newMessage, invocationId);
         InvocationHistory.closeInterrupted(ctx, agent);
         Content message = newMessage;
         if (message != null) {
@@ -362,30 +395,22 @@ public class Runner {
         }
         release(key, permit);
       }
-      // Signalled only now, with the lease released: a caller may close the service or start
-      // the next turn as soon as it sees the end of the run.
-      if (terminal == null) {
-        emitter.onComplete();
-      } else {
-        emitter.tryOnError(terminal);
-      }
+      return terminal;
     }
 
+    /** The root context; built on the invocation's thread, under its span. */
     private InvocationContext newContext(
-        Session session, @Nullable Content message, @Nullable String invocationId) {
-      InvocationContext.Builder b =
-          InvocationContext.builder()
-              .sessionService(sessionService)
-              .artifactService(artifactService)
-              .agent(agent)
-              .session(session)
-              .userContent(message)
-              .runConfig(runConfig)
-              .plugins(plugins);
-      if (invocationId != null) {
-        b.invocationId(invocationId);
-      }
-      return b.build();
+        Session session, @Nullable Content message, String invocationId) {
+      return InvocationContext.builder()
+          .sessionService(sessionService)
+          .artifactService(artifactService)
+          .agent(agent)
+          .session(session)
+          .userContent(message)
+          .runConfig(runConfig)
+          .plugins(plugins)
+          .invocationId(invocationId)
+          .build();
     }
 
     /**
