@@ -2,6 +2,9 @@ package dev.adk4j.agents;
 
 import com.google.genai.types.Content;
 import dev.adk4j.events.Event;
+import dev.adk4j.internal.telemetry.Telemetry;
+import dev.adk4j.plugins.BasePlugin;
+import io.opentelemetry.api.trace.Span;
 import io.reactivex.rxjava3.core.BackpressureStrategy;
 import io.reactivex.rxjava3.core.Flowable;
 import io.reactivex.rxjava3.core.Maybe;
@@ -12,7 +15,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.BiFunction;
+import java.util.function.Function;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
@@ -142,47 +145,67 @@ public abstract class BaseAgent {
   public final Flowable<Event> runAsync(InvocationContext parentContext) {
     return Flowable.defer(
         () -> {
-          InvocationContext ctx = parentContext.forAgent(this);
+          InvocationContext base = parentContext.forAgent(this);
+          Span span =
+              Telemetry.startAgent(
+                  base.telemetry(), name, description, base.session().id(), base.invocationId());
+          InvocationContext ctx = base.withTelemetry(base.telemetry().with(span));
           // Set when a before-agent callback answered in this agent's place. It skips this
           // agent only (its own work and its after-agent callbacks), never the invocation: the
           // invocation-wide flag stays for steps that explicitly end the invocation.
           AtomicBoolean skipped = new AtomicBoolean();
           return Flowable.concat(
-              Flowable.defer(() -> runBeforeCallbacks(ctx, skipped)),
-              Flowable.defer(
-                  () ->
-                      skipped.get() || ctx.endInvocation()
-                          ? Flowable.<Event>empty()
-                          : runAsyncImpl(ctx).map(ctx::persist)),
-              Flowable.defer(
-                  () -> skipped.get() ? Flowable.<Event>empty() : runAfterCallbacks(ctx)));
+                  Flowable.defer(() -> runBeforeCallbacks(ctx, skipped)),
+                  Flowable.defer(
+                      () ->
+                          skipped.get() || ctx.endInvocation()
+                              ? Flowable.<Event>empty()
+                              : runAsyncImpl(ctx).map(ctx::persist)),
+                  Flowable.defer(
+                      () -> skipped.get() ? Flowable.<Event>empty() : runAfterCallbacks(ctx)))
+              .doOnError(t -> Telemetry.fail(span, t))
+              .doFinally(span::end);
         });
   }
 
   /** This agent's own work. Events it emits are stored by {@link #runAsync} if not yet stored. */
   protected abstract Flowable<Event> runAsyncImpl(InvocationContext context);
 
+  /** The plugins' before-agent hooks, then this agent's before-agent callbacks. */
   private Flowable<Event> runBeforeCallbacks(InvocationContext ctx, AtomicBoolean skipped) {
-    return runAgentCallbacks(
-        ctx, beforeAgentCallbacks, Callbacks.BeforeAgentCallback::call, skipped);
+    List<Function<CallbackContext, Maybe<Content>>> all = new ArrayList<>();
+    for (BasePlugin p : ctx.plugins()) {
+      all.add(cc -> p.beforeAgentCallback(this, cc));
+    }
+    for (Callbacks.BeforeAgentCallback cb : beforeAgentCallbacks) {
+      all.add(cb::call);
+    }
+    return runAgentCallbacks(ctx, all, skipped);
   }
 
+  /** The plugins' after-agent hooks, then this agent's after-agent callbacks. */
   private Flowable<Event> runAfterCallbacks(InvocationContext ctx) {
-    return runAgentCallbacks(ctx, afterAgentCallbacks, Callbacks.AfterAgentCallback::call, null);
+    List<Function<CallbackContext, Maybe<Content>>> all = new ArrayList<>();
+    for (BasePlugin p : ctx.plugins()) {
+      all.add(cc -> p.afterAgentCallback(this, cc));
+    }
+    for (Callbacks.AfterAgentCallback cb : afterAgentCallbacks) {
+      all.add(cb::call);
+    }
+    return runAgentCallbacks(ctx, all, null);
   }
 
   /**
-   * Runs agent callbacks in order with one shared context. The first that returns content ends the
-   * step with an event carrying that content; otherwise state written by the callbacks becomes one
-   * content-less event. For before-callbacks ({@code skipped} given), content is the agent's reply
-   * in its place: {@code skipped} is set, so the agent does not run, and {@link
-   * #recordBeforeAgentReply} may add to the reply event's actions (an {@link LlmAgent}'s output
-   * key). The rest of the invocation goes on.
+   * Runs agent callbacks (the plugins' hooks first) in order with one shared context. The first
+   * that returns content ends the step with an event carrying that content; otherwise state written
+   * by the callbacks becomes one content-less event. For before-callbacks ({@code skipped} given),
+   * content is the agent's reply in its place: {@code skipped} is set, so the agent does not run,
+   * and {@link #recordBeforeAgentReply} may add to the reply event's actions (an {@link LlmAgent}'s
+   * output key). The rest of the invocation goes on.
    */
-  private <C> Flowable<Event> runAgentCallbacks(
+  private Flowable<Event> runAgentCallbacks(
       InvocationContext ctx,
-      List<C> callbacks,
-      BiFunction<C, CallbackContext, Maybe<Content>> call,
+      List<Function<CallbackContext, Maybe<Content>>> callbacks,
       @Nullable AtomicBoolean skipped) {
     if (callbacks.isEmpty()) {
       return Flowable.empty();
@@ -191,8 +214,8 @@ public abstract class BaseAgent {
         emitter -> {
           CallbackContext cc = new CallbackContext(ctx);
           Content content = null;
-          for (C cb : callbacks) {
-            content = call.apply(cb, cc).blockingGet();
+          for (Function<CallbackContext, Maybe<Content>> cb : callbacks) {
+            content = cb.apply(cc).blockingGet();
             if (content != null) {
               break;
             }

@@ -4,9 +4,13 @@ import com.google.genai.types.Content;
 import dev.adk4j.artifacts.BaseArtifactService;
 import dev.adk4j.events.Event;
 import dev.adk4j.internal.sessions.SessionAccess;
+import dev.adk4j.internal.telemetry.Telemetry;
 import dev.adk4j.memory.BaseMemoryService;
+import dev.adk4j.plugins.BasePlugin;
 import dev.adk4j.sessions.BaseSessionService;
 import dev.adk4j.sessions.Session;
+import io.opentelemetry.context.Context;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -41,6 +45,8 @@ public final class InvocationContext {
   private final @Nullable Content userContent;
   private final RunConfig runConfig;
   private final @Nullable String branch;
+  private final List<BasePlugin> plugins;
+  private final Context telemetry;
   private final Shared shared;
 
   /** What every copy of one invocation's context shares. */
@@ -60,6 +66,8 @@ public final class InvocationContext {
     this.userContent = b.userContent;
     this.runConfig = b.runConfig != null ? b.runConfig : RunConfig.builder().build();
     this.branch = b.branch;
+    this.plugins = b.plugins;
+    this.telemetry = b.telemetry != null ? b.telemetry : Context.current();
     this.shared = shared;
   }
 
@@ -82,7 +90,24 @@ public final class InvocationContext {
     return copy(agent, branch);
   }
 
-  private InvocationContext copy(BaseAgent agent, @Nullable String branch) {
+  /**
+   * This context with {@code telemetry} as the OpenTelemetry context of its spans (the span of the
+   * agent it runs).
+   */
+  InvocationContext withTelemetry(Context telemetry) {
+    InvocationContext c = copy(agent, branch);
+    return new InvocationContext(c.toBuilderState(telemetry), shared);
+  }
+
+  /**
+   * The OpenTelemetry context this context's spans are children of: the current one when the root
+   * context was built (a Runner's invocation span), then each agent's span.
+   */
+  Context telemetry() {
+    return telemetry;
+  }
+
+  private Builder toBuilderState(Context telemetry) {
     Builder b = new Builder();
     b.sessionService = sessionService;
     b.artifactService = artifactService;
@@ -92,6 +117,15 @@ public final class InvocationContext {
     b.session = session;
     b.userContent = userContent;
     b.runConfig = runConfig;
+    b.branch = branch;
+    b.plugins = plugins;
+    b.telemetry = telemetry;
+    return b;
+  }
+
+  private InvocationContext copy(BaseAgent agent, @Nullable String branch) {
+    Builder b = toBuilderState(telemetry);
+    b.agent = agent;
     b.branch = branch;
     return new InvocationContext(b, shared);
   }
@@ -155,6 +189,14 @@ public final class InvocationContext {
     return Optional.ofNullable(branch);
   }
 
+  /**
+   * The plugins of this invocation, in the order they run (the runner's; see {@link
+   * dev.adk4j.plugins.BasePlugin}); empty if none.
+   */
+  public List<BasePlugin> plugins() {
+    return plugins;
+  }
+
   /** Whether some step asked to end the invocation. */
   public boolean endInvocation() {
     return shared.endInvocation.get();
@@ -194,6 +236,7 @@ public final class InvocationContext {
     }
     Event stored = sessionService.appendEvent(session, event).blockingGet();
     shared.persisted.add(stored.id());
+    Telemetry.stateWritten(telemetry, stored);
     return stored;
   }
 
@@ -213,8 +256,19 @@ public final class InvocationContext {
     private @Nullable Content userContent;
     private @Nullable RunConfig runConfig;
     private @Nullable String branch;
+    private List<BasePlugin> plugins = List.of();
+    private @Nullable Context telemetry;
 
     private Builder() {}
+
+    /**
+     * The plugins whose hooks run around every agent, model and tool call of the invocation, in
+     * this order; none by default. A {@code Runner} sets its own.
+     */
+    public Builder plugins(List<? extends BasePlugin> plugins) {
+      this.plugins = List.copyOf(plugins);
+      return this;
+    }
 
     public Builder sessionService(BaseSessionService sessionService) {
       this.sessionService = sessionService;

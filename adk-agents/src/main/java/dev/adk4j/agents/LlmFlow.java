@@ -5,12 +5,15 @@ import com.google.genai.types.FunctionCall;
 import com.google.genai.types.Part;
 import dev.adk4j.events.Event;
 import dev.adk4j.events.EventActions;
+import dev.adk4j.internal.telemetry.Telemetry;
 import dev.adk4j.models.BaseLlm;
 import dev.adk4j.models.LlmException;
 import dev.adk4j.models.LlmRequest;
 import dev.adk4j.models.LlmResponse;
+import dev.adk4j.plugins.BasePlugin;
 import dev.adk4j.tools.BaseTool;
 import dev.adk4j.tools.ToolContext;
+import io.opentelemetry.api.trace.Span;
 import io.reactivex.rxjava3.core.FlowableEmitter;
 import io.reactivex.rxjava3.core.Scheduler;
 import io.reactivex.rxjava3.schedulers.Schedulers;
@@ -102,12 +105,23 @@ final class LlmFlow {
    */
   private @Nullable Event step() {
     CallbackContext cc = new CallbackContext(ctx);
-    LlmRequest request = buildRequest();
+    LlmRequest.Builder requestBuilder = buildRequest();
+    // The plugins' hooks first: they may change the request, or answer in the model's place, which
+    // skips the agent's own before-model callbacks.
     LlmResponse shortCircuit = null;
-    for (Callbacks.BeforeModelCallback cb : agent.beforeModelCallbacks()) {
-      shortCircuit = cb.call(cc, request).blockingGet();
+    for (BasePlugin p : ctx.plugins()) {
+      shortCircuit = p.beforeModelCallback(cc, requestBuilder).blockingGet();
       if (shortCircuit != null) {
         break;
+      }
+    }
+    LlmRequest request = requestBuilder.build();
+    if (shortCircuit == null) {
+      for (Callbacks.BeforeModelCallback cb : agent.beforeModelCallbacks()) {
+        shortCircuit = cb.call(cc, request).blockingGet();
+        if (shortCircuit != null) {
+          break;
+        }
       }
     }
     List<LlmResponse> responses = new ArrayList<>();
@@ -117,21 +131,40 @@ final class LlmFlow {
       ctx.incrementLlmCallsCount();
       boolean stream = ctx.runConfig().streamingMode() == RunConfig.StreamingMode.SSE;
       BaseLlm llm = agent.resolvedModel();
-      // The model's flow runs on a thread of its own, so a model that produces its responses
-      // while being subscribed to (a blocking HTTP read) still hands each streamed piece over
-      // as it arrives; this thread emits it at once.
-      Duration timeout = ctx.runConfig().llmCallTimeout();
-      Flows.forEach(
-          llm.generateContent(request, stream).subscribeOn(MODEL_CALLS),
-          timeout,
-          () -> timedOut(llm, timeout),
-          r -> {
-            if (r.partial().orElse(false)) {
-              emit(agent.newEvent(ctx).content(r.content().orElse(null)).partial(true).build());
-            } else {
-              responses.add(r);
-            }
-          });
+      Span modelSpan =
+          Telemetry.startModelCall(ctx.telemetry(), agent.name(), llm.model(), ctx.invocationId());
+      try {
+        // The model's flow runs on a thread of its own, so a model that produces its responses
+        // while being subscribed to (a blocking HTTP read) still hands each streamed piece over
+        // as it arrives; this thread emits it at once.
+        Duration timeout = ctx.runConfig().llmCallTimeout();
+        Flows.forEach(
+            llm.generateContent(request, stream).subscribeOn(MODEL_CALLS),
+            timeout,
+            () -> timedOut(llm, timeout),
+            r -> {
+              if (r.partial().orElse(false)) {
+                emit(agent.newEvent(ctx).content(r.content().orElse(null)).partial(true).build());
+              } else {
+                responses.add(r);
+              }
+            });
+      } catch (RuntimeException modelError) {
+        Telemetry.fail(modelSpan, modelError);
+        LlmResponse recovered = null;
+        for (BasePlugin p : ctx.plugins()) {
+          recovered = p.onModelErrorCallback(cc, request.toBuilder(), modelError).blockingGet();
+          if (recovered != null) {
+            break;
+          }
+        }
+        if (recovered == null) {
+          throw modelError;
+        }
+        responses.add(recovered);
+      } finally {
+        modelSpan.end();
+      }
     }
     Event last = null;
     for (LlmResponse r : responses) {
@@ -156,12 +189,23 @@ final class LlmFlow {
   private Event emitModelResponse(CallbackContext cc, LlmResponse response, boolean fromCallback) {
     LlmResponse r = response;
     if (!fromCallback) {
-      for (Callbacks.AfterModelCallback cb : agent.afterModelCallbacks()) {
-        LlmResponse replaced = cb.call(cc, r).blockingGet();
+      LlmResponse replaced = null;
+      for (BasePlugin p : ctx.plugins()) {
+        replaced = p.afterModelCallback(cc, r).blockingGet();
         if (replaced != null) {
-          r = replaced;
           break;
         }
+      }
+      if (replaced == null) {
+        for (Callbacks.AfterModelCallback cb : agent.afterModelCallbacks()) {
+          replaced = cb.call(cc, r).blockingGet();
+          if (replaced != null) {
+            break;
+          }
+        }
+      }
+      if (replaced != null) {
+        r = replaced;
       }
     }
     Content content = withCallIds(r.content().orElse(null));
@@ -179,7 +223,7 @@ final class LlmFlow {
     return stored;
   }
 
-  private LlmRequest buildRequest() {
+  private LlmRequest.Builder buildRequest() {
     LlmRequest.Builder b = LlmRequest.builder().model(modelNameForRequest());
     // Instructions are read, never written: providers get a read-only context.
     ReadonlyContext readonly = new ReadonlyContext(ctx);
@@ -216,7 +260,7 @@ final class LlmFlow {
                 + "); processLlmRequest may only read");
       }
     }
-    return b.build();
+    return b;
   }
 
   private @Nullable String modelNameForRequest() {

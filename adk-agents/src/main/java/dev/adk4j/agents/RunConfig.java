@@ -3,10 +3,35 @@ package dev.adk4j.agents;
 /**
  * How an invocation runs. Immutable; {@link #builder()} gives the defaults: no streaming, at most
  * 500 model calls, no automatic session creation, no retry of tool calls on a state conflict, a
- * wait of at most 2 minutes for a session that another invocation is running, and at most 5 minutes
- * for each response of a model call.
+ * wait of at most 2 minutes for a session that another invocation is running, at most 5 minutes for
+ * each response of a model call, and the function calls of one model response run concurrently, at
+ * most {@value #DEFAULT_MAX_PARALLEL_TOOL_CALLS} at once, on adk4j's tool-call threads.
  */
 public final class RunConfig {
+
+  /** The default of {@link #maxParallelToolCalls()}. */
+  public static final int DEFAULT_MAX_PARALLEL_TOOL_CALLS = 8;
+
+  /**
+   * How the function calls of one model response run (ADK's {@code ToolExecutionMode}). Whatever
+   * the mode, their answers form one function-response event whose parts and merged state delta
+   * follow the order of the calls (see {@link #toolExecutionMode()}).
+   */
+  public enum ToolExecutionMode {
+    /** Not set: the same as {@link #PARALLEL} (ADK's default too). */
+    NONE,
+    /** One after the other, on the agent's thread. */
+    SEQUENTIAL,
+    /**
+     * Concurrently, at most {@link RunConfig#maxParallelToolCalls()} at once: on the agent's thread
+     * and on {@link RunConfig#toolExecutor()}'s.
+     */
+    PARALLEL,
+    /**
+     * ADK for Java's mode that also subscribes each tool on a worker: here the same as PARALLEL.
+     */
+    PARALLEL_SUBSCRIBE
+  }
 
   /** Whether model output is streamed as partial events. */
   public enum StreamingMode {
@@ -22,6 +47,9 @@ public final class RunConfig {
   private final int stateConflictRetries;
   private final java.time.Duration maxSessionWait;
   private final java.time.Duration llmCallTimeout;
+  private final ToolExecutionMode toolExecutionMode;
+  private final int maxParallelToolCalls;
+  private final java.util.concurrent.@org.jspecify.annotations.Nullable Executor toolExecutor;
 
   private RunConfig(Builder b) {
     this.streamingMode = b.streamingMode;
@@ -30,6 +58,9 @@ public final class RunConfig {
     this.stateConflictRetries = b.stateConflictRetries;
     this.maxSessionWait = b.maxSessionWait;
     this.llmCallTimeout = b.llmCallTimeout;
+    this.toolExecutionMode = b.toolExecutionMode;
+    this.maxParallelToolCalls = b.maxParallelToolCalls;
+    this.toolExecutor = b.toolExecutor;
   }
 
   public static Builder builder() {
@@ -48,7 +79,10 @@ public final class RunConfig {
         .autoCreateSession(autoCreateSession)
         .stateConflictRetries(stateConflictRetries)
         .maxSessionWait(maxSessionWait)
-        .llmCallTimeout(llmCallTimeout);
+        .llmCallTimeout(llmCallTimeout)
+        .toolExecutionMode(toolExecutionMode)
+        .maxParallelToolCalls(maxParallelToolCalls)
+        .toolExecutor(toolExecutor);
   }
 
   public StreamingMode streamingMode() {
@@ -94,6 +128,39 @@ public final class RunConfig {
     return llmCallTimeout;
   }
 
+  /**
+   * How the function calls of one model response run; default {@link ToolExecutionMode#NONE}, which
+   * is {@link ToolExecutionMode#PARALLEL}. Concurrent calls each have their own {@code
+   * ToolContext}; their writes are visible to each other at once (one live state), and the event
+   * that answers them merges their state deltas <b>in the order of the calls</b>, whatever order
+   * they finish in: when two calls write the same key, the later call in the model's order wins, in
+   * the event, in the live state and in storage. A call that fails gets its own error response and
+   * loses its own writes only. Tools, and tool callbacks and plugins, must then be thread-safe.
+   */
+  public ToolExecutionMode toolExecutionMode() {
+    return toolExecutionMode;
+  }
+
+  /**
+   * The most function calls of one model response that run at once in {@link
+   * ToolExecutionMode#PARALLEL} mode (the agent's thread counts as one); default {@value
+   * #DEFAULT_MAX_PARALLEL_TOOL_CALLS}. 1 runs them one after the other.
+   */
+  public int maxParallelToolCalls() {
+    return maxParallelToolCalls;
+  }
+
+  /**
+   * Where concurrent function calls run besides the agent's own thread; empty means adk4j's shared
+   * pool of daemon threads named {@code adk4j-tool-call-N} (created on demand, ended after 60 idle
+   * seconds). If the executor refuses a task (it is saturated or shut down), the agent's thread
+   * runs the calls left itself, so a bounded executor never deadlocks a nested call (an {@code
+   * AgentTool} whose agent calls tools in parallel too).
+   */
+  public java.util.Optional<java.util.concurrent.Executor> toolExecutor() {
+    return java.util.Optional.ofNullable(toolExecutor);
+  }
+
   @Override
   public String toString() {
     return "RunConfig{streamingMode="
@@ -108,6 +175,11 @@ public final class RunConfig {
         + maxSessionWait
         + ", llmCallTimeout="
         + llmCallTimeout
+        + ", toolExecutionMode="
+        + toolExecutionMode
+        + ", maxParallelToolCalls="
+        + maxParallelToolCalls
+        + (toolExecutor == null ? "" : ", toolExecutor=" + toolExecutor)
         + "}";
   }
 
@@ -119,8 +191,46 @@ public final class RunConfig {
     private int stateConflictRetries;
     private java.time.Duration maxSessionWait = java.time.Duration.ofMinutes(2);
     private java.time.Duration llmCallTimeout = java.time.Duration.ofMinutes(5);
+    private ToolExecutionMode toolExecutionMode = ToolExecutionMode.NONE;
+    private int maxParallelToolCalls = DEFAULT_MAX_PARALLEL_TOOL_CALLS;
+    private java.util.concurrent.@org.jspecify.annotations.Nullable Executor toolExecutor;
 
     private Builder() {}
+
+    /** See {@link RunConfig#toolExecutionMode()}. Default {@link ToolExecutionMode#NONE}. */
+    public Builder toolExecutionMode(ToolExecutionMode mode) {
+      this.toolExecutionMode = java.util.Objects.requireNonNull(mode, "toolExecutionMode");
+      return this;
+    }
+
+    /** ADK for Java's spelling of {@link #toolExecutionMode(ToolExecutionMode)}. */
+    public Builder setToolExecutionMode(ToolExecutionMode mode) {
+      return toolExecutionMode(mode);
+    }
+
+    /**
+     * See {@link RunConfig#maxParallelToolCalls()}. Default {@value
+     * RunConfig#DEFAULT_MAX_PARALLEL_TOOL_CALLS}.
+     *
+     * @throws IllegalArgumentException if {@code max} is below 1
+     */
+    public Builder maxParallelToolCalls(int max) {
+      if (max < 1) {
+        throw new IllegalArgumentException("maxParallelToolCalls must be >= 1, got " + max);
+      }
+      this.maxParallelToolCalls = max;
+      return this;
+    }
+
+    /**
+     * See {@link RunConfig#toolExecutor()}; null (the default) uses adk4j's tool-call threads. The
+     * caller owns the executor: adk4j never shuts it down.
+     */
+    public Builder toolExecutor(
+        java.util.concurrent.@org.jspecify.annotations.Nullable Executor executor) {
+      this.toolExecutor = executor;
+      return this;
+    }
 
     /**
      * See {@link RunConfig#llmCallTimeout()}. Default 5 minutes; {@link java.time.Duration#ZERO}

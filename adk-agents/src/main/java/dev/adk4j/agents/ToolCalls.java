@@ -6,7 +6,9 @@ import com.google.genai.types.FunctionResponse;
 import com.google.genai.types.Part;
 import dev.adk4j.events.Event;
 import dev.adk4j.events.EventActions;
+import dev.adk4j.internal.telemetry.Telemetry;
 import dev.adk4j.internal.tools.ToolFailures;
+import dev.adk4j.plugins.BasePlugin;
 import dev.adk4j.sessions.GetSessionConfig;
 import dev.adk4j.sessions.Session;
 import dev.adk4j.sessions.SessionNotFoundException;
@@ -14,11 +16,20 @@ import dev.adk4j.sessions.StateConflictException;
 import dev.adk4j.state.Scope;
 import dev.adk4j.tools.BaseTool;
 import dev.adk4j.tools.ToolContext;
+import io.opentelemetry.api.trace.Span;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executor;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -26,6 +37,11 @@ import org.slf4j.LoggerFactory;
 /**
  * Runs the function calls of one model response of an {@link LlmAgent} and stores their answers as
  * one function-response event.
+ *
+ * <p>The calls run concurrently (see {@link RunConfig#toolExecutionMode()}, bounded by {@link
+ * RunConfig#maxParallelToolCalls()}, on {@link RunConfig#toolExecutor()}), and their answers and
+ * actions are merged in the order of the calls, so the event is the same whatever order they finish
+ * in; on a key two calls wrote, the later call wins.
  *
  * <p>Each call runs through the agent's before-tool callbacks (the first to return a map answers in
  * the tool's place), the tool, and its after-tool callbacks (the first to return a map replaces the
@@ -37,6 +53,25 @@ import org.slf4j.LoggerFactory;
  */
 final class ToolCalls {
   private static final Logger log = LoggerFactory.getLogger(ToolCalls.class);
+
+  /**
+   * adk4j's tool-call threads, the default {@link RunConfig#toolExecutor()}: daemon threads made on
+   * demand, ended after 60 idle seconds. Concurrency is bounded per model response ({@link
+   * RunConfig#maxParallelToolCalls()}), not here, so a call that itself waits for calls (an agent
+   * tool) never waits for a thread.
+   */
+  private static final Executor TOOL_CALLS =
+      Executors.newCachedThreadPool(
+          new ThreadFactory() {
+            private final AtomicInteger n = new AtomicInteger();
+
+            @Override
+            public Thread newThread(Runnable r) {
+              Thread t = new Thread(r, "adk4j-tool-call-" + n.incrementAndGet());
+              t.setDaemon(true);
+              return t;
+            }
+          });
 
   private ToolCalls() {}
 
@@ -51,25 +86,27 @@ final class ToolCalls {
   static Event run(LlmAgent agent, InvocationContext ctx, List<FunctionCall> calls) {
     int retriesLeft = ctx.runConfig().stateConflictRetries();
     while (true) {
-      List<Part> parts = new ArrayList<>();
       List<ToolContext> contexts = new ArrayList<>();
-      EventActions actions = EventActions.empty();
       for (FunctionCall call : calls) {
-        String toolName = call.name().orElse("");
-        ToolContext tc = new ToolContext(ctx, call.id().orElse(null));
-        contexts.add(tc);
-        Map<String, Object> args = new LinkedHashMap<>(call.args().orElse(Map.of()));
-        Map<String, Object> result = call(agent, toolName, args, tc);
+        contexts.add(new ToolContext(ctx, call.id().orElse(null)));
+      }
+      List<Map<String, Object>> results = callAll(agent, ctx, calls, contexts);
+      // Merged in the order of the calls, whatever order they finished in: on a key several
+      // calls wrote, the later call wins.
+      List<Part> parts = new ArrayList<>();
+      EventActions actions = EventActions.empty();
+      for (int i = 0; i < calls.size(); i++) {
+        FunctionCall call = calls.get(i);
         parts.add(
             Part.builder()
                 .functionResponse(
                     FunctionResponse.builder()
                         .id(call.id().orElse(null))
-                        .name(toolName)
-                        .response(result)
+                        .name(call.name().orElse(""))
+                        .response(results.get(i))
                         .build())
                 .build());
-        actions = actions.merge(tc.actions());
+        actions = actions.merge(contexts.get(i).actions());
       }
       if (actions.transferToAgent().isPresent()) {
         // A tool's own transferToAgent naming no agent fails the step before it is stored.
@@ -82,6 +119,8 @@ final class ToolCalls {
               .actions(actions)
               .build();
       try {
+        // Appending applies the merged delta to the live state too, so a key two calls wrote
+        // holds the later call's value there as well, even if the earlier call wrote it last.
         return ctx.persist(response);
       } catch (StateConflictException conflict) {
         if (retriesLeft-- <= 0) {
@@ -101,35 +140,205 @@ final class ToolCalls {
     }
   }
 
-  /** The response to one call of {@code toolName}: the tool's, a callback's, or an error. */
+  /**
+   * The responses to {@code calls}, in their order: one after the other on this thread, or, in
+   * parallel mode with several calls, by this thread and up to {@code maxParallelToolCalls - 1}
+   * workers of the run's tool executor, each taking the next call not yet started. This thread
+   * works too, so the calls finish even if the executor runs none of the workers.
+   */
+  private static List<Map<String, Object>> callAll(
+      LlmAgent agent, InvocationContext ctx, List<FunctionCall> calls, List<ToolContext> contexts) {
+    int n = calls.size();
+    RunConfig config = ctx.runConfig();
+    int width =
+        config.toolExecutionMode() == RunConfig.ToolExecutionMode.SEQUENTIAL
+            ? 1
+            : Math.min(n, config.maxParallelToolCalls());
+    List<Map<String, Object>> results = new ArrayList<>();
+    if (width <= 1) {
+      for (int i = 0; i < n; i++) {
+        results.add(call(agent, calls.get(i), contexts.get(i)));
+      }
+      return results;
+    }
+    AtomicReferenceArray<Map<String, Object>> done = new AtomicReferenceArray<>(n);
+    AtomicReferenceArray<Throwable> errors = new AtomicReferenceArray<>(n);
+    AtomicInteger next = new AtomicInteger();
+    CountDownLatch finished = new CountDownLatch(n);
+    Runnable worker =
+        () -> {
+          for (int i = next.getAndIncrement(); i < n; i = next.getAndIncrement()) {
+            try {
+              done.set(i, call(agent, calls.get(i), contexts.get(i)));
+            } catch (Throwable t) {
+              errors.set(i, t);
+            } finally {
+              finished.countDown();
+            }
+          }
+        };
+    Executor executor = config.toolExecutor().orElse(TOOL_CALLS);
+    for (int w = 1; w < width; w++) {
+      try {
+        executor.execute(worker);
+      } catch (RejectedExecutionException refused) {
+        log.debug("Tool executor refused a worker; the agent's thread runs the calls left");
+        break;
+      }
+    }
+    worker.run();
+    try {
+      finished.await();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(
+          "Interrupted while agent '" + agent.name() + "' waited for its tool calls", e);
+    }
+    for (int i = 0; i < n; i++) {
+      Throwable t = errors.get(i);
+      if (t instanceof Error error) {
+        throw error;
+      }
+      if (t instanceof RuntimeException runtime) {
+        throw runtime;
+      }
+      results.add(Objects.requireNonNull(done.get(i), "every call either answered or threw"));
+    }
+    return results;
+  }
+
+  /** The response to one call: the tool's, a callback's, or an error. */
+  private static Map<String, Object> call(LlmAgent agent, FunctionCall call, ToolContext tc) {
+    Map<String, Object> args = new LinkedHashMap<>(call.args().orElse(Map.of()));
+    String toolName = call.name().orElse("");
+    BaseTool tool = find(agent, toolName);
+    InvocationContext ctx = tc.invocationContext();
+    Span span =
+        Telemetry.startToolCall(
+            ctx.telemetry(),
+            toolName,
+            tool == null ? "" : tool.description(),
+            tool == null ? "unknown" : tool.getClass().getSimpleName(),
+            call.id().orElse(null),
+            agent.name(),
+            ctx.invocationId());
+    // Current while the call runs, on this thread: an agent tool's child invocation is its child.
+    try (io.opentelemetry.context.Scope scope = ctx.telemetry().with(span).makeCurrent()) {
+      Map<String, Object> result = call(agent, toolName, args, tc);
+      if (result.size() == 1 && result.get("error") instanceof String error) {
+        Telemetry.fail(span, error);
+      }
+      return result;
+    } catch (RuntimeException | Error e) {
+      Telemetry.fail(span, e);
+      throw e;
+    } finally {
+      span.end();
+    }
+  }
+
+  /**
+   * The response to one call of {@code toolName}: the tool's, a plugin's or a callback's, or an
+   * error. The plugins' hooks run before the agent's callbacks of the same kind, and the first that
+   * answers skips the rest (see {@link BasePlugin}). When the before-tool hooks, callbacks or the
+   * tool fail, the call's writes are discarded and the plugins' on-tool-error hooks may answer in
+   * place of the error response.
+   */
   private static Map<String, Object> call(
       LlmAgent agent, String toolName, Map<String, Object> args, ToolContext tc) {
     BaseTool tool = find(agent, toolName);
     if (tool == null) {
       return ToolFailures.unknownTool(toolName, agent.name(), toolNames(agent));
     }
+    List<BasePlugin> plugins = tc.invocationContext().plugins();
     try {
       Map<String, Object> result = null;
-      for (Callbacks.BeforeToolCallback cb : agent.beforeToolCallbacks()) {
-        result = cb.call(tool, args, tc).blockingGet();
-        if (result != null) {
-          break;
-        }
-      }
-      if (result == null) {
-        result = tool.runAsync(args, tc).blockingGet();
-        for (Callbacks.AfterToolCallback cb : agent.afterToolCallbacks()) {
-          Map<String, Object> replaced = cb.call(tool, args, tc, result).blockingGet();
-          if (replaced != null) {
-            result = replaced;
+      boolean answeredBefore = false;
+      try {
+        for (BasePlugin p : plugins) {
+          result = p.beforeToolCallback(tool, args, tc).blockingGet();
+          if (result != null) {
             break;
           }
         }
+        if (result == null) {
+          for (Callbacks.BeforeToolCallback cb : agent.beforeToolCallbacks()) {
+            result = cb.call(tool, args, tc).blockingGet();
+            if (result != null) {
+              break;
+            }
+          }
+        }
+        answeredBefore = result != null;
+        if (result == null) {
+          result = tool.runAsync(args, tc).blockingGet();
+        }
+      } catch (RuntimeException failure) {
+        if (plugins.isEmpty()) {
+          throw failure;
+        }
+        Map<String, Object> recovered = recover(plugins, tool, toolName, args, tc, failure);
+        if (recovered == null) {
+          throw failure;
+        }
+        result = recovered;
+      }
+      if (!answeredBefore) {
+        result = afterTool(agent, plugins, tool, args, tc, result == null ? Map.of() : result);
       }
       return result == null ? Map.of() : result;
     } catch (RuntimeException e) {
       return ToolFailures.threw(toolName, e, tc);
     }
+  }
+
+  /**
+   * The plugins' answer to a failed call, or null: the call's writes are discarded first (so only
+   * the hook's own writes stay), then each plugin's on-tool-error hook is asked in turn.
+   */
+  private static @Nullable Map<String, Object> recover(
+      List<BasePlugin> plugins,
+      BaseTool tool,
+      String toolName,
+      Map<String, Object> args,
+      ToolContext tc,
+      RuntimeException failure) {
+    tc.state().discard();
+    for (BasePlugin p : plugins) {
+      Map<String, Object> answer = p.onToolErrorCallback(tool, args, tc, failure).blockingGet();
+      if (answer != null) {
+        log.info(
+            "Tool '{}' of agent '{}' failed; plugin '{}' answered in its place",
+            toolName,
+            tc.agentName(),
+            p.name());
+        return answer;
+      }
+    }
+    return null;
+  }
+
+  /** The plugins' after-tool hooks, then the agent's callbacks: the first map replaces result. */
+  private static Map<String, Object> afterTool(
+      LlmAgent agent,
+      List<BasePlugin> plugins,
+      BaseTool tool,
+      Map<String, Object> args,
+      ToolContext tc,
+      Map<String, Object> result) {
+    for (BasePlugin p : plugins) {
+      Map<String, Object> replaced = p.afterToolCallback(tool, args, tc, result).blockingGet();
+      if (replaced != null) {
+        return replaced;
+      }
+    }
+    for (Callbacks.AfterToolCallback cb : agent.afterToolCallbacks()) {
+      Map<String, Object> replaced = cb.call(tool, args, tc, result).blockingGet();
+      if (replaced != null) {
+        return replaced;
+      }
+    }
+    return result;
   }
 
   /** The tool of {@code agent} named {@code toolName}, the transfer tool included; or null. */

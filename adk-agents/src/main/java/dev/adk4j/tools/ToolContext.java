@@ -50,18 +50,37 @@ public class ToolContext extends CallbackContext {
 
   /** Asks the enclosing loop agent to stop after this step. */
   public void escalate() {
-    setActions(actions().toBuilder().escalate(true).build());
+    EventActions current = actions();
+    setFlags(
+        current.transferToAgent().orElse(null), true, current.skipSummarization().orElse(null));
   }
 
   /** Transfers control to the agent named {@code agentName} after this call. */
   public void transferToAgent(String agentName) {
     Objects.requireNonNull(agentName, "agentName");
-    setActions(actions().toBuilder().transferToAgent(agentName).build());
+    EventActions current = actions();
+    setFlags(agentName, current.escalate().orElse(null), current.skipSummarization().orElse(null));
   }
 
   /** Makes this tool's result final: the model is not called to summarize it. */
   public void skipSummarization() {
     EventActions current = actions();
-    setActions(current.toBuilder().skipSummarization(true).build());
+    setFlags(current.transferToAgent().orElse(null), current.escalate().orElse(null), true);
+  }
+
+  /**
+   * Sets the control flags only. (Going through {@link #setActions} with {@link #actions()} would
+   * apply this step's increments a second time.)
+   */
+  private void setFlags(
+      @Nullable String transferToAgent,
+      @Nullable Boolean escalate,
+      @Nullable Boolean skipSummarization) {
+    setActions(
+        EventActions.builder()
+            .transferToAgent(transferToAgent)
+            .escalate(escalate)
+            .skipSummarization(skipSummarization)
+            .build());
   }
 }

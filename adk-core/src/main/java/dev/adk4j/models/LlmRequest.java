@@ -141,6 +141,26 @@ public final class LlmRequest {
       return this;
     }
 
+    /**
+     * Puts {@code text} before the system instruction, separated by a blank line (what a global
+     * instruction does).
+     */
+    public Builder prependInstruction(String text) {
+      if (text == null || text.isEmpty()) {
+        return this;
+      }
+      this.systemInstruction =
+          systemInstruction == null || systemInstruction.isEmpty()
+              ? text
+              : text + "\n\n" + systemInstruction;
+      return this;
+    }
+
+    /** The system instruction built so far; empty if there is none. */
+    public java.util.Optional<String> systemInstruction() {
+      return java.util.Optional.ofNullable(systemInstruction);
+    }
+
     public Builder functionDeclarations(List<FunctionDeclaration> declarations) {
       this.functionDeclarations.clear();
       this.functionDeclarations.addAll(declarations);

@@ -9,6 +9,7 @@ import dev.adk4j.models.BaseLlm;
 import dev.adk4j.models.LlmRequest;
 import dev.adk4j.models.LlmResponse;
 import io.reactivex.rxjava3.core.Flowable;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -31,22 +32,36 @@ public final class DemoModel extends BaseLlm {
 
   private final Function<LlmRequest, String> reply;
   private final Map<String, Map<String, Object>> toolArgs;
+  private final boolean allTools;
 
-  private DemoModel(Function<LlmRequest, String> reply, Map<String, Map<String, Object>> toolArgs) {
+  private DemoModel(
+      Function<LlmRequest, String> reply,
+      Map<String, Map<String, Object>> toolArgs,
+      boolean allTools) {
     super(NAME);
     this.reply = Objects.requireNonNull(reply, "reply");
     this.toolArgs = Map.copyOf(toolArgs);
+    this.allTools = allTools;
   }
 
   /** A demo model that answers with {@code reply}'s text and calls tools without arguments. */
   public static DemoModel replying(Function<LlmRequest, String> reply) {
-    return new DemoModel(reply, Map.of());
+    return new DemoModel(reply, Map.of(), false);
   }
 
   /** A demo model that calls tools with the given arguments (tool name to arguments). */
   public static DemoModel replying(
       Function<LlmRequest, String> reply, Map<String, Map<String, Object>> toolArgs) {
-    return new DemoModel(reply, toolArgs);
+    return new DemoModel(reply, toolArgs, false);
+  }
+
+  /**
+   * A demo model that, on a fresh user turn, calls every tool at once (several function calls in
+   * one response, in the order the agent declares its tools), then reports all their results.
+   */
+  public static DemoModel callingAllTools(
+      Function<LlmRequest, String> reply, Map<String, Map<String, Object>> toolArgs) {
+    return new DemoModel(reply, toolArgs, true);
   }
 
   @Override
@@ -59,28 +74,35 @@ public final class DemoModel extends BaseLlm {
     Content last = contents.isEmpty() ? null : contents.get(contents.size() - 1);
     Part lastPart =
         last == null ? null : last.parts().orElse(List.of()).stream().findFirst().orElse(null);
-    if (lastPart != null && lastPart.functionResponse().isPresent()) {
-      Object result = lastPart.functionResponse().get().response().orElse(Map.of());
-      return text(
-          "Done: "
-              + lastPart.functionResponse().get().name().orElse("the tool")
-              + " returned "
-              + Json.toJson(result)
-              + ".");
+    if (last != null && lastPart != null && lastPart.functionResponse().isPresent()) {
+      List<String> results = new ArrayList<>();
+      for (Part p : last.parts().orElse(List.of())) {
+        p.functionResponse()
+            .ifPresent(
+                r ->
+                    results.add(
+                        r.name().orElse("the tool")
+                            + " returned "
+                            + Json.toJson(r.response().orElse(Map.of()))));
+      }
+      return text("Done: " + String.join("; ", results) + ".");
     }
+    List<Part> calls = new ArrayList<>();
     for (FunctionDeclaration d : request.functionDeclarations()) {
       String name = d.name().orElse("");
       if (!name.equals("transfer_to_agent")) {
         FunctionCall call =
             FunctionCall.builder().name(name).args(toolArgs.getOrDefault(name, Map.of())).build();
-        return LlmResponse.builder()
-            .content(
-                Content.builder()
-                    .role("model")
-                    .parts(List.of(Part.builder().functionCall(call).build()))
-                    .build())
-            .build();
+        calls.add(Part.builder().functionCall(call).build());
+        if (!allTools) {
+          break;
+        }
       }
+    }
+    if (!calls.isEmpty()) {
+      return LlmResponse.builder()
+          .content(Content.builder().role("model").parts(calls).build())
+          .build();
     }
     return text(reply.apply(request));
   }

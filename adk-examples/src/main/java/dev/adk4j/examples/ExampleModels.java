@@ -52,6 +52,18 @@ public final class ExampleModels {
     return DemoModel.replying(demoReply, demoToolArgs);
   }
 
+  /**
+   * Gemini if available, else a demo model that calls all the agent's tools at once (several
+   * function calls in one response) with {@code demoToolArgs}.
+   */
+  public static BaseLlm modelCallingAllTools(
+      Function<LlmRequest, String> demoReply, Map<String, Map<String, Object>> demoToolArgs) {
+    if (geminiAvailable()) {
+      return Gemini.create(geminiName());
+    }
+    return DemoModel.callingAllTools(demoReply, demoToolArgs);
+  }
+
   private static String geminiName() {
     String name = System.getenv("ADK4J_MODEL");
     return isSet(name) ? name : DEFAULT_GEMINI;

@@ -21,6 +21,13 @@ final class ExampleSupport {
     return Content.builder().role("user").parts(List.of(Part.fromText(text))).build();
   }
 
+  /** A model response with the text {@code text}. */
+  static dev.adk4j.models.LlmResponse modelText(String text) {
+    return dev.adk4j.models.LlmResponse.builder()
+        .content(Content.builder().role("model").parts(List.of(Part.fromText(text))).build())
+        .build();
+  }
+
   /** Runs one invocation, printing the user's message and each event as it comes. */
   static List<Event> run(
       Runner runner, String userId, String sessionId, String text, Transcript t) {

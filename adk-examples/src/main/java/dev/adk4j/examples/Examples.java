@@ -51,6 +51,10 @@ public final class Examples {
     examples.put("secret-state", (s, d, t) -> SecretStateExample.run(s, d, t));
     examples.put("expiry", (s, d, t) -> ExpiryExample.run(t));
     examples.put("rewind", (s, d, t) -> RewindExample.run(s, t));
+    examples.put("agent-tool", (s, d, t) -> AgentToolExample.run(s, t));
+    examples.put("parallel-tools", (s, d, t) -> ParallelToolsExample.run(s, t));
+    examples.put("plugins", (s, d, t) -> PluginsExample.run(s, t));
+    examples.put("tracing", (s, d, t) -> TracingExample.run(s, t));
     examples.put(
         "persistence",
         (s, d, t) -> {

@@ -44,8 +44,22 @@ class DocsSnippetsTest {
 
   @Test
   void stateGuideSnippets_matchTheExamplesSource() throws IOException {
+    assertThat(checkSnippets("docs/state.md"))
+        .as("snippets in docs/state.md")
+        .isGreaterThanOrEqualTo(8);
+  }
+
+  @Test
+  void compositionGuideSnippets_matchTheExamplesSource() throws IOException {
+    assertThat(checkSnippets("docs/composition.md"))
+        .as("snippets in docs/composition.md")
+        .isGreaterThanOrEqualTo(1);
+  }
+
+  /** Checks every snippet of the doc at {@code path} against its example; returns their number. */
+  private static int checkSnippets(String path) throws IOException {
     Path module = Path.of("").toAbsolutePath();
-    Path doc = module.getParent().resolve("docs/state.md");
+    Path doc = module.getParent().resolve(path);
     String text = Files.readString(doc);
     Matcher m = SNIPPET.matcher(text);
     int count = 0;
@@ -53,10 +67,10 @@ class DocsSnippetsTest {
       count++;
       Path source = module.resolve("src/main/java/dev/adk4j/examples").resolve(m.group(1));
       assertThat(m.group(3))
-          .as("snippet %s#%s in docs/state.md", m.group(1), m.group(2))
+          .as("snippet %s#%s in %s", m.group(1), m.group(2), path)
           .isEqualTo(region(Files.readAllLines(source), m.group(2)));
     }
-    assertThat(count).as("snippets in docs/state.md").isGreaterThanOrEqualTo(8);
+    return count;
   }
 
   static String region(List<String> lines, String tag) {

@@ -99,6 +99,67 @@ class ExamplesTest {
   }
 
   @Test
+  void agentTool_childWritesArriveOnce_childEventsStayOut_tempStaysInTheChild() {
+    Session s = AgentToolExample.run(sessions, t);
+    assertThat(s.state())
+        .containsEntry("lookups", 2)
+        .containsKey("research")
+        .doesNotContainKey("temp:researcher_note");
+    assertThat(s.events()).extracting(Event::author).containsOnly("user", "Assistant");
+    assertThat(s.events().stream().filter(e -> e.actions().stateDelta().containsKey("lookups")))
+        .hasSize(2)
+        .allSatisfy(e -> assertThat(e.functionResponses()).hasSize(1));
+    assertThat(printed())
+        .contains("[Assistant] calls Researcher")
+        .contains("function-response event: [lookups, research]");
+  }
+
+  @Test
+  void parallelTools_bothCallsInOneEvent_laterCallWins() {
+    Session s = ParallelToolsExample.run(sessions, t);
+    assertThat(s.state())
+        .containsEntry("weather", "sunny")
+        .containsEntry("hotel", "booked")
+        .containsEntry("advice", "bring the booking");
+    Event responses = s.events().get(2);
+    assertThat(responses.functionResponses())
+        .extracting(r -> r.name().orElse(""))
+        .containsExactly("check_weather", "check_hotel");
+    assertThat(printed()).contains("advice = bring the booking");
+  }
+
+  @Test
+  void plugins_globalInstructionEverywhere_auditWritesInTheStepsEvent_guardAnswers() {
+    Session s = PluginsExample.run(sessions, t);
+    assertThat(s.state())
+        .containsEntry("audit_tool_calls", 1)
+        .containsEntry("audit_refusals", 1)
+        .containsEntry("app:hotel", "Hotel Adk");
+    Event toolResponse = s.events().get(2);
+    assertThat(toolResponse.functionResponses()).hasSize(1);
+    assertThat(toolResponse.actions().stateDelta()).containsEntry("audit_tool_calls", 1);
+    Event refusal = s.events().get(s.events().size() - 1);
+    assertThat(refusal.stringifyContent()).isEqualTo("I cannot help with passwords.");
+    assertThat(refusal.actions().stateDelta()).containsEntry("audit_refusals", 1);
+    assertThat(printed())
+        .contains("System instruction the model got: You speak for Hotel Adk. Be courteous. |")
+        .contains("Function-response event writes: [audit_tool_calls]");
+  }
+
+  @Test
+  void tracing_spansForInvocationAgentModelAndTool_stateKeysWithoutValues() {
+    List<io.opentelemetry.sdk.trace.data.SpanData> spans = TracingExample.run(sessions, t);
+    assertThat(spans)
+        .extracting(io.opentelemetry.sdk.trace.data.SpanData::getName)
+        .contains(
+            "invocation", "invoke_agent ToolAgent", "call_llm", "execute_tool update_action_count");
+    assertThat(printed())
+        .contains("  invocation")
+        .contains("    invoke_agent ToolAgent  [gen_ai.operation.name=invoke_agent]")
+        .contains("state keys written: [user_action_count]");
+  }
+
+  @Test
   void callbackState_isItsOwnContentlessEvent() {
     Session s = CallbackStateExample.run(sessions, t);
     assertThat(s.state())

@@ -3,7 +3,9 @@ package dev.adk4j.runner;
 import dev.adk4j.agents.BaseAgent;
 import dev.adk4j.artifacts.InMemoryArtifactService;
 import dev.adk4j.memory.InMemoryMemoryService;
+import dev.adk4j.plugins.BasePlugin;
 import dev.adk4j.sessions.InMemorySessionService;
+import java.util.List;
 
 /** A {@link Runner} over fresh in-memory session, artifact and memory services. */
 public class InMemoryRunner extends Runner {
@@ -14,12 +16,18 @@ public class InMemoryRunner extends Runner {
   }
 
   public InMemoryRunner(BaseAgent agent, String appName) {
+    this(agent, appName, List.of());
+  }
+
+  /** A runner for {@code agent} in {@code appName} with {@code plugins} (ADK's shape). */
+  public InMemoryRunner(BaseAgent agent, String appName, List<? extends BasePlugin> plugins) {
     super(
         agent,
         appName,
         new InMemoryArtifactService(),
         new InMemorySessionService(),
         new InMemoryMemoryService(),
-        null);
+        null,
+        plugins);
   }
 }

@@ -10,8 +10,10 @@ import dev.adk4j.artifacts.InMemoryArtifactService;
 import dev.adk4j.events.Event;
 import dev.adk4j.events.EventActions;
 import dev.adk4j.internal.sessions.SessionAccess;
+import dev.adk4j.internal.telemetry.Telemetry;
 import dev.adk4j.memory.BaseMemoryService;
 import dev.adk4j.models.LlmException;
+import dev.adk4j.plugins.BasePlugin;
 import dev.adk4j.sessions.BaseSessionService;
 import dev.adk4j.sessions.InMemorySessionService;
 import dev.adk4j.sessions.Session;
@@ -20,6 +22,7 @@ import dev.adk4j.sessions.SessionLease;
 import dev.adk4j.sessions.SessionNotFoundException;
 import dev.adk4j.sessions.StateConflictException;
 import dev.adk4j.state.Scope;
+import io.opentelemetry.api.trace.Span;
 import io.reactivex.rxjava3.core.BackpressureStrategy;
 import io.reactivex.rxjava3.core.Flowable;
 import io.reactivex.rxjava3.core.FlowableEmitter;
@@ -27,8 +30,11 @@ import io.reactivex.rxjava3.core.Single;
 import io.reactivex.rxjava3.schedulers.Schedulers;
 import io.reactivex.rxjava3.subscribers.DisposableSubscriber;
 import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Semaphore;
@@ -78,6 +84,14 @@ import org.slf4j.LoggerFactory;
  * passed), so they too see every stored event before the error. {@code blockingSubscribe(onNext,
  * onError)} and {@code subscribe} always deliver every event, then the error.
  *
+ * <p><b>Plugins</b> ({@link Builder#plugins}, {@link BasePlugin}) run for every invocation: {@code
+ * onUserMessage} before the message is stored (content replaces it), {@code beforeRun} before the
+ * root agent (content is stored and emitted as the root agent's reply, and no agent runs), {@code
+ * onEvent} for each stored event before it is emitted (a returned event is emitted in its place;
+ * storage keeps the original), {@code afterRun} after a successful invocation (also after a {@code
+ * beforeRun} reply), {@code onRunError} after a failed one's error events; and, through the
+ * invocation context, around every agent, model and tool call, before the agents' own callbacks.
+ *
  * <p>Its methods are final: a subclass (such as {@link InMemoryRunner}) chooses the services, never
  * how a turn reads the session, applies state deltas or stores events.
  */
@@ -90,6 +104,7 @@ public class Runner {
   private final BaseSessionService sessionService;
   private final @Nullable BaseMemoryService memoryService;
   private final @Nullable EventsCompactionConfig compaction;
+  private final List<BasePlugin> plugins;
   private final Map<String, Permit> running = new ConcurrentHashMap<>();
 
   /** Sessions whose events this runner keeps between turns. */
@@ -105,7 +120,7 @@ public class Runner {
       String appName,
       @Nullable BaseArtifactService artifactService,
       BaseSessionService sessionService) {
-    this(agent, appName, artifactService, sessionService, null, null);
+    this(agent, appName, artifactService, sessionService, null, null, List.of());
   }
 
   /**
@@ -118,7 +133,7 @@ public class Runner {
       @Nullable BaseArtifactService artifactService,
       BaseSessionService sessionService,
       @Nullable EventsCompactionConfig compaction) {
-    this(agent, appName, artifactService, sessionService, null, compaction);
+    this(agent, appName, artifactService, sessionService, null, compaction, List.of());
   }
 
   /**
@@ -134,10 +149,12 @@ public class Runner {
       @Nullable BaseArtifactService artifactService,
       BaseSessionService sessionService,
       @Nullable BaseMemoryService memoryService) {
-    this(agent, appName, artifactService, sessionService, memoryService, null);
+    this(agent, appName, artifactService, sessionService, memoryService, null, List.of());
   }
 
   /**
+   * A runner with a memory service and compaction, without plugins.
+   *
    * @param artifactService nullable: without one, agents cannot save or load artifacts
    * @param memoryService nullable: without one, tools cannot search memory
    * @param compaction nullable: without it, events are never compacted
@@ -149,6 +166,44 @@ public class Runner {
       BaseSessionService sessionService,
       @Nullable BaseMemoryService memoryService,
       @Nullable EventsCompactionConfig compaction) {
+    this(agent, appName, artifactService, sessionService, memoryService, compaction, List.of());
+  }
+
+  /**
+   * ADK for Java's constructor with a memory service and plugins. (With compaction as well, use the
+   * seven-argument constructor or {@link #builder()}.)
+   *
+   * @param artifactService nullable: without one, agents cannot save or load artifacts
+   * @param memoryService nullable: without one, tools cannot search memory
+   * @param plugins the plugins of every invocation, in the order their hooks run
+   */
+  public Runner(
+      BaseAgent agent,
+      String appName,
+      @Nullable BaseArtifactService artifactService,
+      BaseSessionService sessionService,
+      @Nullable BaseMemoryService memoryService,
+      List<? extends BasePlugin> plugins) {
+    this(agent, appName, artifactService, sessionService, memoryService, null, plugins);
+  }
+
+  /**
+   * @param artifactService nullable: without one, agents cannot save or load artifacts
+   * @param memoryService nullable: without one, tools cannot search memory
+   * @param compaction nullable: without it, events are never compacted
+   * @param plugins the plugins of every invocation, in the order their hooks run (see {@link
+   *     BasePlugin})
+   * @throws IllegalArgumentException if two plugins share a name
+   */
+  public Runner(
+      BaseAgent agent,
+      String appName,
+      @Nullable BaseArtifactService artifactService,
+      BaseSessionService sessionService,
+      @Nullable BaseMemoryService memoryService,
+      @Nullable EventsCompactionConfig compaction,
+      List<? extends BasePlugin> plugins) {
+    this.plugins = checkedPlugins(plugins);
     this.compaction = compaction;
     this.memoryService = memoryService;
     this.agent = Objects.requireNonNull(agent, "agent");
@@ -165,6 +220,19 @@ public class Runner {
    */
   public static Builder builder() {
     return new Builder();
+  }
+
+  private static List<BasePlugin> checkedPlugins(List<? extends BasePlugin> plugins) {
+    Objects.requireNonNull(plugins, "plugins");
+    Set<String> names = new HashSet<>();
+    for (BasePlugin p : plugins) {
+      Objects.requireNonNull(p, "a plugin in plugins");
+      if (!names.add(p.name())) {
+        throw new IllegalArgumentException(
+            "Two plugins are named '" + p.name() + "'; a runner's plugins need distinct names");
+      }
+    }
+    return List.copyOf(plugins);
   }
 
   /** The session services' rule for ids: not null, not empty, not whitespace only. */
@@ -202,6 +270,11 @@ public class Runner {
    */
   public final @Nullable BaseMemoryService memoryService() {
     return memoryService;
+  }
+
+  /** The plugins of this runner's invocations, in the order their hooks run. */
+  public final List<BasePlugin> plugins() {
+    return plugins;
   }
 
   /** How this runner compacts session histories, if it does. */
@@ -242,12 +315,17 @@ public class Runner {
     requireId(sessionId, "sessionId");
     Objects.requireNonNull(runConfig, "runConfig");
     Flowable<Event> work =
-        Flowable.<Event>create(
-                emitter ->
-                    new Invocation(userId, sessionId, newMessage, runConfig, stateDelta)
-                        .run(emitter),
-                BackpressureStrategy.BUFFER)
-            .subscribeOn(Schedulers.io());
+        Flowable.defer(
+            () -> {
+              // The subscriber's current span (if any) is the parent of the invocation's.
+              io.opentelemetry.context.Context caller = io.opentelemetry.context.Context.current();
+              return Flowable.<Event>create(
+                      emitter ->
+                          new Invocation(userId, sessionId, newMessage, runConfig, stateDelta)
+                              .run(emitter, caller),
+                      BackpressureStrategy.BUFFER)
+                  .subscribeOn(Schedulers.io());
+            });
     return new DrainBeforeError<>(work);
   }
 
@@ -335,15 +413,41 @@ public class Runner {
       this.stateDelta = stateDelta;
     }
 
-    void run(FlowableEmitter<Event> emitter) {
+    void run(FlowableEmitter<Event> emitter, io.opentelemetry.context.Context caller) {
+      String invocationId = InvocationContext.newInvocationContextId();
+      Span span = Telemetry.startInvocation(caller, appName, sessionId, invocationId, agent.name());
+      Throwable terminal;
+      // Current on this thread for the whole invocation: the root context's spans are its children.
+      try (io.opentelemetry.context.Scope scope = span.makeCurrent()) {
+        terminal = runInSpan(emitter, invocationId);
+      } catch (Throwable t) {
+        terminal = t;
+      }
+      if (terminal != null) {
+        Telemetry.fail(span, terminal);
+      }
+      span.end();
+      // Signalled only now, with the lease released: a caller may close the service or start
+      // the next turn as soon as it sees the end of the run.
+      if (terminal == null) {
+        emitter.onComplete();
+      } else {
+        emitter.tryOnError(terminal);
+      }
+    }
+
+    /**
+     * The invocation itself, under its span: emits its events and returns what ended it, or null if
+     * it succeeded; the lease and permit are released when it returns.
+     */
+    private @Nullable Throwable runInSpan(FlowableEmitter<Event> emitter, String invocationId) {
       String key = appName + '\u0000' + userId + '\u0000' + sessionId;
       long deadline = System.nanoTime() + runConfig.maxSessionWait().toNanos();
       Permit permit;
       try {
         permit = acquire(key, runConfig.maxSessionWait());
       } catch (Throwable t) {
-        emitter.tryOnError(t);
-        return;
+        return t;
       }
       SessionLease lease = null;
       Session session = null;
@@ -357,17 +461,22 @@ public class Runner {
           throw new SessionNotFoundException(appName, userId, sessionId);
         }
         lease.attach(session);
-        ctx =
-            InvocationContext.builder()
-                .sessionService(sessionService)
-                .artifactService(artifactService)
-                .memoryService(memoryService)
-                .agent(agent)
-                .session(session)
-                .userContent(newMessage)
-                .runConfig(runConfig)
-                .build();
+        ctx = newContext(session, newMessage, invocationId);
         InvocationHistory.closeInterrupted(ctx, agent);
+        Content message = newMessage;
+        if (message != null) {
+          Content replaced = null;
+          for (BasePlugin p : plugins) {
+            replaced = p.onUserMessageCallback(ctx, message).blockingGet();
+            if (replaced != null) {
+              break;
+            }
+          }
+          if (replaced != null) {
+            message = replaced;
+            ctx = newContext(session, message, ctx.invocationId());
+          }
+        }
         log.debug(
             "Invocation {} of agent '{}' on session '{}' of user '{}' in app '{}'",
             ctx.invocationId(),
@@ -375,17 +484,20 @@ public class Runner {
             sessionId,
             userId,
             appName);
-        if (newMessage != null || (stateDelta != null && !stateDelta.isEmpty())) {
+        if (message != null || (stateDelta != null && !stateDelta.isEmpty())) {
           ctx.persist(
               Event.builder()
                   .invocationId(ctx.invocationId())
                   .author("user")
-                  .content(newMessage)
+                  .content(message)
                   .actions(EventActions.builder().stateDelta(stateDelta).build())
                   .build());
         }
-        Throwable failure = runAgent(ctx, emitter);
+        Throwable failure = beforeRun(ctx, emitter) ? null : runAgent(ctx, emitter);
         if (failure == null) {
+          for (BasePlugin p : plugins) {
+            p.afterRunCallback(ctx).blockingAwait();
+          }
           succeeded = true;
           if (compaction != null) {
             // Stored (not emitted) before the run completes, so the next turn and any reader
@@ -415,12 +527,59 @@ public class Runner {
         }
         release(key, permit);
       }
-      // Signalled only now, with the lease released: a caller may close the service or start
-      // the next turn as soon as it sees the end of the run.
-      if (terminal == null) {
-        emitter.onComplete();
-      } else {
-        emitter.tryOnError(terminal);
+      return terminal;
+    }
+
+    /** The root context; built on the invocation's thread, under its span. */
+    private InvocationContext newContext(
+        Session session, @Nullable Content message, String invocationId) {
+      return InvocationContext.builder()
+          .sessionService(sessionService)
+          .artifactService(artifactService)
+          .memoryService(memoryService)
+          .agent(agent)
+          .session(session)
+          .userContent(message)
+          .runConfig(runConfig)
+          .plugins(plugins)
+          .invocationId(invocationId)
+          .build();
+    }
+
+    /**
+     * Runs the plugins' before-run hooks; the first content ends the invocation: it is stored and
+     * emitted as the root agent's reply, and true is returned.
+     */
+    private boolean beforeRun(InvocationContext ctx, FlowableEmitter<Event> emitter) {
+      for (BasePlugin p : plugins) {
+        Content reply = p.beforeRunCallback(ctx).blockingGet();
+        if (reply != null) {
+          Event stored =
+              ctx.persist(
+                  Event.builder()
+                      .invocationId(ctx.invocationId())
+                      .author(agent.name())
+                      .content(reply)
+                      .build());
+          emit(ctx, stored, emitter);
+          return true;
+        }
+      }
+      return false;
+    }
+
+    /** Emits a stored event, as the plugins' on-event hooks may replace it. */
+    private void emit(InvocationContext ctx, Event stored, FlowableEmitter<Event> emitter) {
+      Event out = stored;
+      for (BasePlugin p : plugins) {
+        Event replaced = p.onEventCallback(ctx, stored).blockingGet();
+        if (replaced != null) {
+          out = replaced;
+          break;
+        }
+      }
+      if (!emitter.isCancelled()) {
+        emitter.onNext(out);
       }
     }
 
@@ -454,8 +613,12 @@ public class Runner {
             public void onNext(Event e) {
               try {
                 Event stored = ctx.persist(e);
-                if (!emitter.isCancelled()) {
-                  emitter.onNext(stored);
+                if (e.partial().orElse(false)) {
+                  if (!emitter.isCancelled()) {
+                    emitter.onNext(stored);
+                  }
+                } else {
+                  emit(ctx, stored, emitter);
                 }
               } catch (Throwable t) {
                 failure[0] = t;
@@ -505,10 +668,10 @@ public class Runner {
           message);
       try {
         for (Event e : InvocationHistory.close(ctx, ctx.invocationId(), agent, code, message)) {
-          Event stored = ctx.persist(e);
-          if (!emitter.isCancelled()) {
-            emitter.onNext(stored);
-          }
+          emit(ctx, ctx.persist(e), emitter);
+        }
+        for (BasePlugin p : plugins) {
+          p.onRunErrorCallback(ctx, failure).blockingAwait();
         }
       } catch (Throwable t) {
         failure.addSuppressed(t);
@@ -593,8 +756,20 @@ public class Runner {
     private BaseSessionService sessionService = new InMemorySessionService();
     private @Nullable BaseMemoryService memoryService;
     private @Nullable EventsCompactionConfig compaction;
+    private List<? extends BasePlugin> plugins = List.of();
 
     private Builder() {}
+
+    /** The plugins of every invocation, in the order their hooks run; none by default. */
+    public Builder plugins(List<? extends BasePlugin> plugins) {
+      this.plugins = List.copyOf(Objects.requireNonNull(plugins, "plugins"));
+      return this;
+    }
+
+    /** The plugins of every invocation, in the order their hooks run; none by default. */
+    public Builder plugins(BasePlugin... plugins) {
+      return plugins(List.of(plugins));
+    }
 
     public Builder agent(BaseAgent agent) {
       this.agent = Objects.requireNonNull(agent, "agent");
@@ -631,7 +806,8 @@ public class Runner {
 
     /**
      * @throws IllegalStateException if no agent or no app name was set
-     * @throws IllegalArgumentException if the app name is empty or blank
+     * @throws IllegalArgumentException if the app name is empty or blank, or two plugins share a
+     *     name
      */
     public Runner build() {
       if (agent == null) {
@@ -640,7 +816,8 @@ public class Runner {
       if (appName == null) {
         throw new IllegalStateException("Runner.builder(): appName(...) is required");
       }
-      return new Runner(agent, appName, artifactService, sessionService, memoryService, compaction);
+      return new Runner(
+          agent, appName, artifactService, sessionService, memoryService, compaction, plugins);
     }
   }
 }
