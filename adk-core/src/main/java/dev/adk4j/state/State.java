@@ -1,12 +1,8 @@
 package dev.adk4j.state;
 
 import dev.adk4j.internal.Json;
-import java.util.AbstractCollection;
-import java.util.AbstractMap;
-import java.util.AbstractSet;
 import java.util.Collection;
 import java.util.HashMap;
-import java.util.Iterator;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
@@ -484,7 +480,8 @@ public final class State implements ConcurrentMap<String, Object>, ReadonlyState
     return result;
   }
 
-  private static @Nullable Object normalize(String key, @Nullable Object value) {
+  /** {@code value} as the state stores it under {@code key} ({@link #REMOVED}: null). */
+  static @Nullable Object normalize(String key, @Nullable Object value) {
     Scope.checkKey(key);
     if (value == REMOVED) {
       return null;
@@ -492,174 +489,21 @@ public final class State implements ConcurrentMap<String, Object>, ReadonlyState
     return Json.normalize(key, value);
   }
 
-  // ---- views: removals through them are recorded ----
+  // ---- views: removals through them are recorded (StateKeySet, StateValues, StateEntrySet) ----
 
   @Override
   public Set<String> keySet() {
-    return new AbstractSet<>() {
-      @Override
-      public Iterator<String> iterator() {
-        Iterator<String> it = state.keySet().iterator();
-        return new Iterator<>() {
-          private @Nullable String last;
-
-          @Override
-          public boolean hasNext() {
-            return it.hasNext();
-          }
-
-          @Override
-          public String next() {
-            last = it.next();
-            return last;
-          }
-
-          @Override
-          public void remove() {
-            if (last == null) {
-              throw new IllegalStateException();
-            }
-            State.this.remove(last);
-            last = null;
-          }
-        };
-      }
-
-      @Override
-      public int size() {
-        return state.size();
-      }
-
-      @Override
-      public boolean contains(Object o) {
-        return containsKey(o);
-      }
-
-      @Override
-      public boolean remove(Object o) {
-        return State.this.remove(o) != null;
-      }
-
-      @Override
-      public void clear() {
-        State.this.clear();
-      }
-    };
+    return new StateKeySet(this, state);
   }
 
   @Override
   public Collection<Object> values() {
-    return new AbstractCollection<>() {
-      @Override
-      public Iterator<Object> iterator() {
-        Iterator<Entry<String, Object>> it = entrySet().iterator();
-        return new Iterator<>() {
-          @Override
-          public boolean hasNext() {
-            return it.hasNext();
-          }
-
-          @Override
-          public Object next() {
-            return it.next().getValue();
-          }
-
-          @Override
-          public void remove() {
-            it.remove();
-          }
-        };
-      }
-
-      @Override
-      public int size() {
-        return state.size();
-      }
-
-      @Override
-      public void clear() {
-        State.this.clear();
-      }
-    };
+    return new StateValues(this);
   }
 
   @Override
   public Set<Entry<String, Object>> entrySet() {
-    return new AbstractSet<>() {
-      @Override
-      public Iterator<Entry<String, Object>> iterator() {
-        Iterator<Entry<String, Object>> it = state.entrySet().iterator();
-        return new Iterator<>() {
-          private @Nullable String last;
-
-          @Override
-          public boolean hasNext() {
-            return it.hasNext();
-          }
-
-          @Override
-          public Entry<String, Object> next() {
-            Entry<String, Object> e = it.next();
-            last = e.getKey();
-            return new TrackedEntry(e.getKey(), e.getValue());
-          }
-
-          @Override
-          public void remove() {
-            if (last == null) {
-              throw new IllegalStateException();
-            }
-            State.this.remove(last);
-            last = null;
-          }
-        };
-      }
-
-      @Override
-      public int size() {
-        return state.size();
-      }
-
-      @Override
-      public boolean contains(Object o) {
-        if (!(o instanceof Entry)) {
-          return false;
-        }
-        Entry<?, ?> e = (Entry<?, ?>) o;
-        Object v = get(e.getKey());
-        return v != null && v.equals(e.getValue());
-      }
-
-      @Override
-      public boolean remove(Object o) {
-        if (!(o instanceof Entry)) {
-          return false;
-        }
-        Entry<?, ?> e = (Entry<?, ?>) o;
-        return State.this.remove(e.getKey(), e.getValue());
-      }
-
-      @Override
-      public void clear() {
-        State.this.clear();
-      }
-    };
-  }
-
-  /** An entry whose {@code setValue} writes through the state, and so into the delta. */
-  private final class TrackedEntry extends AbstractMap.SimpleEntry<String, Object> {
-    private static final long serialVersionUID = 1L;
-
-    TrackedEntry(String key, Object value) {
-      super(key, value);
-    }
-
-    @Override
-    public Object setValue(Object value) {
-      Object normalized = normalize(getKey(), value);
-      State.this.put(getKey(), normalized);
-      return super.setValue(normalized);
-    }
+    return new StateEntrySet(this, state);
   }
 
   // ---- Object ----

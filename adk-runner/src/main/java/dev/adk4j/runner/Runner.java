@@ -35,10 +35,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.Semaphore;
-import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -105,7 +102,7 @@ public class Runner {
   private final @Nullable BaseMemoryService memoryService;
   private final @Nullable EventsCompactionConfig compaction;
   private final List<BasePlugin> plugins;
-  private final Map<String, Permit> running = new ConcurrentHashMap<>();
+  private final SessionTurns turns = new SessionTurns();
 
   /** Sessions whose events this runner keeps between turns. */
   static final int CACHED_SESSIONS = 1_000;
@@ -364,7 +361,7 @@ public class Runner {
             () -> {
               Duration wait = RunConfig.builder().build().maxSessionWait();
               String key = appName + '\u0000' + userId + '\u0000' + sessionId;
-              Permit permit = acquire(key, wait);
+              SessionTurns.Permit permit = turns.acquire(key, wait);
               try (SessionLease lease =
                   sessionService.acquireLease(appName, userId, sessionId, wait).blockingGet()) {
                 Session session =
@@ -386,7 +383,7 @@ public class Runner {
                 return stored;
               } finally {
                 sessionCache.forget(appName, userId, sessionId);
-                release(key, permit);
+                turns.release(key, permit);
               }
             })
         .subscribeOn(Schedulers.io());
@@ -414,19 +411,27 @@ public class Runner {
     }
 
     void run(FlowableEmitter<Event> emitter, io.opentelemetry.context.Context caller) {
-      String invocationId = InvocationContext.newInvocationContextId();
-      Span span = Telemetry.startInvocation(caller, appName, sessionId, invocationId, agent.name());
+      // Whatever fails here, even an Error RxJava would treat as fatal and never deliver (a
+      // NoSuchMethodError from a mismatched library), ends the subscriber's flow below.
+      Span span = null;
       Throwable terminal;
-      // Current on this thread for the whole invocation: the root context's spans are its children.
-      try (io.opentelemetry.context.Scope scope = span.makeCurrent()) {
-        terminal = runInSpan(emitter, invocationId);
+      try {
+        String invocationId = InvocationContext.newInvocationContextId();
+        span = Telemetry.startInvocation(caller, appName, sessionId, invocationId, agent.name());
+        // Current on this thread for the whole invocation: the root context's spans are its
+        // children.
+        try (io.opentelemetry.context.Scope scope = span.makeCurrent()) {
+          terminal = runInSpan(emitter, invocationId);
+        }
       } catch (Throwable t) {
         terminal = t;
       }
-      if (terminal != null) {
-        Telemetry.fail(span, terminal);
+      if (span != null) {
+        if (terminal != null) {
+          Telemetry.fail(span, terminal);
+        }
+        span.end();
       }
-      span.end();
       // Signalled only now, with the lease released: a caller may close the service or start
       // the next turn as soon as it sees the end of the run.
       if (terminal == null) {
@@ -443,9 +448,9 @@ public class Runner {
     private @Nullable Throwable runInSpan(FlowableEmitter<Event> emitter, String invocationId) {
       String key = appName + '\u0000' + userId + '\u0000' + sessionId;
       long deadline = System.nanoTime() + runConfig.maxSessionWait().toNanos();
-      Permit permit;
+      SessionTurns.Permit permit;
       try {
-        permit = acquire(key, runConfig.maxSessionWait());
+        permit = turns.acquire(key, runConfig.maxSessionWait());
       } catch (Throwable t) {
         return t;
       }
@@ -525,7 +530,7 @@ public class Runner {
         if (lease != null) {
           lease.close();
         }
-        release(key, permit);
+        turns.release(key, permit);
       }
       return terminal;
     }
@@ -694,53 +699,6 @@ public class Runner {
       return "INVALID_ARGUMENT";
     }
     return "INTERNAL_ERROR";
-  }
-
-  /** A per-session permit; counted so the map forgets sessions nobody is running. */
-  private static final class Permit {
-    final Semaphore semaphore = new Semaphore(1, true);
-    int users;
-  }
-
-  private Permit acquire(String key, Duration wait) throws InterruptedException {
-    Permit permit =
-        running.compute(
-            key,
-            (k, p) -> {
-              Permit q = p == null ? new Permit() : p;
-              q.users++;
-              return q;
-            });
-    boolean acquired = false;
-    try {
-      acquired = permit.semaphore.tryAcquire(wait.toNanos(), TimeUnit.NANOSECONDS);
-    } finally {
-      if (!acquired) {
-        forget(key);
-      }
-    }
-    if (!acquired) {
-      String[] parts = key.split("\u0000", 3);
-      throw new SessionBusyException(
-          parts[0],
-          parts[1],
-          parts[2],
-          null,
-          null,
-          "another invocation through this Runner still ran on it after waiting "
-              + wait.toMillis()
-              + " ms");
-    }
-    return permit;
-  }
-
-  private void release(String key, Permit permit) {
-    permit.semaphore.release();
-    forget(key);
-  }
-
-  private void forget(String key) {
-    running.computeIfPresent(key, (k, p) -> --p.users == 0 ? null : p);
   }
 
   /**

@@ -1,0 +1,68 @@
+package dev.adk4j.state;
+
+import java.util.AbstractSet;
+import java.util.Iterator;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * {@link State#keySet()}: the live keys, whose removals (through the set or its iterator) go
+ * through the state and so into its delta.
+ */
+final class StateKeySet extends AbstractSet<String> {
+  private final State owner;
+  private final Map<String, Object> live;
+
+  StateKeySet(State owner, Map<String, Object> live) {
+    this.owner = owner;
+    this.live = live;
+  }
+
+  @Override
+  public Iterator<String> iterator() {
+    Iterator<String> it = live.keySet().iterator();
+    return new Iterator<>() {
+      private @Nullable String last;
+
+      @Override
+      public boolean hasNext() {
+        return it.hasNext();
+      }
+
+      @Override
+      public String next() {
+        last = it.next();
+        return last;
+      }
+
+      @Override
+      public void remove() {
+        if (last == null) {
+          throw new IllegalStateException();
+        }
+        owner.remove(last);
+        last = null;
+      }
+    };
+  }
+
+  @Override
+  public int size() {
+    return live.size();
+  }
+
+  @Override
+  public boolean contains(Object o) {
+    return owner.containsKey(o);
+  }
+
+  @Override
+  public boolean remove(Object o) {
+    return owner.remove(o) != null;
+  }
+
+  @Override
+  public void clear() {
+    owner.clear();
+  }
+}
