@@ -1,8 +1,6 @@
 package dev.adk4j.examples;
 
 import dev.adk4j.agents.LlmAgent;
-import dev.adk4j.agents.ParallelAgent;
-import dev.adk4j.agents.SequentialAgent;
 import dev.adk4j.server.AdkServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -44,46 +42,7 @@ public final class ExampleServer {
             CallbackStateExample.agent()
                 .description("An after-agent callback counts answers in user scope.")
                 .build())
-        .app("pipeline", pipeline());
-  }
-
-  private static SequentialAgent pipeline() {
-    LlmAgent writer =
-        LlmAgent.builder()
-            .name("writer")
-            .model(ExampleModels.model(r -> "Cats are curious, independent and playful."))
-            .instruction("Write a one-sentence draft about cats.")
-            .outputKey("temp:draft")
-            .build();
-    LlmAgent reviewer =
-        LlmAgent.builder()
-            .name("reviewer")
-            .model(ExampleModels.model(r -> "A clear draft; it could use an example."))
-            .instruction("Review this draft in one sentence: {temp:draft}")
-            .outputKey("review")
-            .build();
-    LlmAgent english =
-        LlmAgent.builder()
-            .name("english")
-            .model(ExampleModels.model(r -> "Cats: curious and playful."))
-            .instruction("Summarize the review in English: {review}")
-            .outputKey("summary_en")
-            .build();
-    LlmAgent french =
-        LlmAgent.builder()
-            .name("french")
-            .model(ExampleModels.model(r -> "Les chats : curieux et joueurs."))
-            .instruction("Summarize the review in French: {review}")
-            .outputKey("summary_fr")
-            .build();
-    return SequentialAgent.builder()
-        .name("pipeline")
-        .description("writer, reviewer, then English and French summaries in parallel.")
-        .subAgents(
-            writer,
-            reviewer,
-            ParallelAgent.builder().name("summaries").subAgents(english, french).build())
-        .build();
+        .app("pipeline", PipelineExample.pipeline(line -> {}));
   }
 
   /**

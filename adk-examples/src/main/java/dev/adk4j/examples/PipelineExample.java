@@ -8,6 +8,7 @@ import dev.adk4j.runner.Runner;
 import dev.adk4j.sessions.BaseSessionService;
 import dev.adk4j.sessions.Session;
 import io.reactivex.rxjava3.core.Maybe;
+import java.util.function.Consumer;
 
 /**
  * A pipeline of sub-agents sharing intermediate results: a {@link SequentialAgent} whose writer
@@ -20,6 +21,22 @@ public final class PipelineExample {
 
   /** Runs the pipeline; returns the session after the run. */
   public static Session run(BaseSessionService sessions, Transcript t) {
+    SequentialAgent pipeline = pipeline(t::say);
+    Runner runner = new Runner(pipeline, "pipeline_app", null, sessions);
+    ExampleSupport.freshSession(sessions, "pipeline_app", "user6", "pipeline", null);
+
+    t.step("writer -> reviewer (through temp:draft) -> english and french in parallel");
+    ExampleSupport.run(runner, "user6", "pipeline", "Write about cats.", t);
+    Session after = ExampleSupport.load(sessions, "pipeline_app", "user6", "pipeline");
+    t.state("State after the run (temp:draft is gone)", after);
+    return after;
+  }
+
+  /**
+   * The pipeline agent (also served by {@link ExampleServer}); {@code note} hears what the reviewer
+   * found in {@code temp:draft}.
+   */
+  static SequentialAgent pipeline(Consumer<String> note) {
     // tag::pipeline[]
     LlmAgent writer =
         LlmAgent.builder()
@@ -36,7 +53,7 @@ public final class PipelineExample {
             .outputKey("review")
             .beforeAgentCallback(
                 ctx -> {
-                  t.say("(reviewer sees temp:draft = " + ctx.state().get("temp:draft") + ")");
+                  note.accept("(reviewer sees temp:draft = " + ctx.state().get("temp:draft") + ")");
                   return Maybe.empty();
                 })
             .build();
@@ -57,20 +74,14 @@ public final class PipelineExample {
     SequentialAgent pipeline =
         SequentialAgent.builder()
             .name("pipeline")
+            .description("writer, reviewer, then English and French summaries in parallel.")
             .subAgents(
                 writer,
                 reviewer,
                 ParallelAgent.builder().name("summaries").subAgents(english, french).build())
             .build();
     // end::pipeline[]
-    Runner runner = new Runner(pipeline, "pipeline_app", null, sessions);
-    ExampleSupport.freshSession(sessions, "pipeline_app", "user6", "pipeline", null);
-
-    t.step("writer -> reviewer (through temp:draft) -> english and french in parallel");
-    ExampleSupport.run(runner, "user6", "pipeline", "Write about cats.", t);
-    Session after = ExampleSupport.load(sessions, "pipeline_app", "user6", "pipeline");
-    t.state("State after the run (temp:draft is gone)", after);
-    return after;
+    return pipeline;
   }
 
   /** The demo reviewer quotes the draft it found in its instruction. */
