@@ -26,6 +26,11 @@ final class Histories {
    * LlmAgent.IncludeContents#NONE} only the current invocation's events are used; with a history
    * window of N, only the events of the last N invocations before the current one, and the current
    * one.
+   *
+   * <p>Once an invocation paused on a long-running call, two more rules apply: the model sees only
+   * the latest response to each call (a status stored when the call was made gives way to the
+   * result the client sent), and never the confirmation requests and their answers ({@code
+   * adk_request_confirmation}), only the response of the confirmed call.
    */
   static List<Content> contentsFor(
       InvocationContext ctx,
@@ -66,13 +71,17 @@ final class Histories {
         contents.add(retold);
       }
     }
+    java.util.Map<String, Integer> latest = latestResponses(events, from);
     for (int i = from; i < events.size(); i++) {
       Event e = events.get(i);
       if (e.partial().orElse(false) || e.content().isEmpty()) {
         continue;
       }
       Content c = e.content().get();
-      if (c.parts().orElse(List.of()).isEmpty() || !onBranch(branch, e.branch())) {
+      if (latest != null) {
+        c = withoutSuperseded(c, i, latest);
+      }
+      if (c == null || c.parts().orElse(List.of()).isEmpty() || !onBranch(branch, e.branch())) {
         continue;
       }
       String author = e.author() == null ? "user" : e.author();
@@ -149,6 +158,54 @@ final class Histories {
     }
     java.util.Collections.reverse(kept);
     return kept;
+  }
+
+  /**
+   * For each function call id answered in {@code events} from {@code from} on, the index of the
+   * last event answering it; null when no event from there on has a long-running call (only those
+   * get several responses), so an ordinary history costs nothing more.
+   */
+  private static java.util.@Nullable Map<String, Integer> latestResponses(
+      List<Event> events, int from) {
+    boolean any = false;
+    for (int i = from; i < events.size() && !any; i++) {
+      any = events.get(i).longRunningToolIds().isPresent();
+    }
+    if (!any) {
+      return null;
+    }
+    java.util.Map<String, Integer> latest = new java.util.HashMap<>();
+    for (int i = from; i < events.size(); i++) {
+      for (FunctionResponse r : events.get(i).functionResponses()) {
+        int at = i;
+        r.id().ifPresent(id -> latest.put(id, at));
+      }
+    }
+    return latest;
+  }
+
+  /**
+   * {@code c} (of the event at {@code index}) without confirmation requests and answers, and
+   * without responses a later event replaces; null if nothing is left.
+   */
+  private static @Nullable Content withoutSuperseded(
+      Content c, int index, java.util.Map<String, Integer> latest) {
+    List<Part> parts = c.parts().orElse(List.of());
+    List<Part> kept = new ArrayList<>(parts.size());
+    for (Part p : parts) {
+      if (dev.adk4j.internal.tools.PendingCalls.isConfirmationPart(p)) {
+        continue;
+      }
+      String answered = p.functionResponse().flatMap(FunctionResponse::id).orElse(null);
+      if (answered != null && latest.getOrDefault(answered, index) != index) {
+        continue;
+      }
+      kept.add(p);
+    }
+    if (kept.size() == parts.size()) {
+      return c;
+    }
+    return kept.isEmpty() ? null : c.toBuilder().parts(kept).build();
   }
 
   /** The summary of a compaction as user-role context that opens the conversation. */

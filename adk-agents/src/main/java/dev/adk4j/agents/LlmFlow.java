@@ -37,6 +37,11 @@ import org.jspecify.annotations.Nullable;
  * (then {@link AgentTransfer#handOver} runs it and the run ends), skips summarization or escalates.
  * The run also ends when the model answers without calling a function, the invocation ends, or the
  * subscriber cancels.
+ *
+ * <p>The run pauses (ends, to be resumed by a later message) after a step whose model response
+ * calls a long-running tool, or whose tools asked for a confirmation: then the agent stores an
+ * {@code adk_request_confirmation} call ({@link Confirmations#request}). A run that resumes first
+ * runs again the calls whose confirmation the message answers ({@link Confirmations#resume}).
  */
 final class LlmFlow {
 
@@ -65,6 +70,9 @@ final class LlmFlow {
   private final InvocationContext ctx;
   private final FlowableEmitter<Event> emitter;
 
+  /** Set by a step that paused the invocation on a long-running call or a confirmation request. */
+  private boolean paused;
+
   LlmFlow(LlmAgent agent, InvocationContext ctx, FlowableEmitter<Event> emitter) {
     this.agent = agent;
     this.ctx = ctx;
@@ -74,9 +82,12 @@ final class LlmFlow {
   /** Runs the loop to its end, then completes the emitter, or fails it with what went wrong. */
   void run() {
     try {
-      while (!emitter.isCancelled() && !ctx.endInvocation()) {
-        Event toolResponse = step();
-        if (toolResponse == null) {
+      Event confirmed = resumeConfirmed();
+      boolean first = confirmed != null;
+      while (!emitter.isCancelled() && !ctx.endInvocation() && !paused) {
+        Event toolResponse = first ? confirmed : step();
+        first = false;
+        if (toolResponse == null || paused) {
           break;
         }
         EventActions actions = toolResponse.actions();
@@ -178,8 +189,46 @@ final class LlmFlow {
       return null;
     }
     Event stored = ToolCalls.run(agent, ctx, calls);
-    emit(stored);
+    if (last.hasPendingLongRunningToolCall()) {
+      paused = true;
+    }
+    answered(stored, calls);
     return stored;
+  }
+
+  /**
+   * Emits the function-response event of {@code calls} (if one was stored); if their tools asked
+   * for confirmations, stores and emits the request and pauses.
+   */
+  private void answered(@Nullable Event response, List<FunctionCall> calls) {
+    if (response == null) {
+      return;
+    }
+    emit(response);
+    Event request = Confirmations.request(agent, ctx, response, calls);
+    if (request != null) {
+      emit(ctx.persist(request));
+      paused = true;
+    }
+  }
+
+  /**
+   * When the invocation resumes with a person's answers to this agent's confirmation requests: runs
+   * the confirmed calls again and returns their stored response (null if none was stored or there
+   * was nothing to run). Pauses again if a tool asks again, or if one of them is long-running.
+   */
+  private @Nullable Event resumeConfirmed() {
+    Confirmations.Resumed resumed = Confirmations.resume(agent, ctx);
+    if (resumed == null) {
+      return null;
+    }
+    answered(resumed.response(), resumed.calls());
+    for (FunctionCall call : resumed.calls()) {
+      if (ToolCalls.isLongRunning(agent, call)) {
+        paused = true;
+      }
+    }
+    return resumed.response();
   }
 
   /**
@@ -213,6 +262,7 @@ final class LlmFlow {
         agent
             .newEvent(ctx)
             .content(content)
+            .longRunningToolIds(longRunningCalls(content))
             .turnComplete(r.turnComplete().orElse(null))
             .errorCode(r.errorCode().orElse(null))
             .errorMessage(r.errorMessage().orElse(null));
@@ -288,6 +338,24 @@ final class LlmFlow {
             + Math.max(1, timeout.toMillis())
             + " ms (RunConfig.llmCallTimeout); the call was abandoned",
         new TimeoutException());
+  }
+
+  /** The ids of the calls of long-running tools in {@code content}; null if there are none. */
+  private java.util.@Nullable Set<String> longRunningCalls(@Nullable Content content) {
+    if (content == null) {
+      return null;
+    }
+    java.util.Set<String> ids = null;
+    for (Part p : content.parts().orElse(List.of())) {
+      FunctionCall call = p.functionCall().orElse(null);
+      if (call != null && call.id().isPresent() && ToolCalls.isLongRunning(agent, call)) {
+        if (ids == null) {
+          ids = new java.util.LinkedHashSet<>();
+        }
+        ids.add(call.id().get());
+      }
+    }
+    return ids;
   }
 
   /** Gives every function call without an id one, so its response can name it. */

@@ -11,6 +11,11 @@ import org.jspecify.annotations.Nullable;
  * EventActions.escalate}), the invocation ends, or {@code maxIterations} rounds have run (no limit
  * when unset). A sub-agent skipped by its before-agent callback does not stop the loop; the
  * callback can escalate through {@link CallbackContext#setActions}.
+ *
+ * <p>A sub-agent that pauses the invocation (on a long-running call or a confirmation request, see
+ * {@code LongRunningFunctionTool}) stops the loop too. The message that resumes the invocation runs
+ * the paused agent (and the sequential agents between it and this loop) to its end; the loop does
+ * not go on.
  */
 public final class LoopAgent extends BaseAgent {
   private final @Nullable Integer maxIterations;
@@ -47,7 +52,8 @@ public final class LoopAgent extends BaseAgent {
                 Flows.forEach(
                     sub.runAsync(context),
                     e -> {
-                      if (e.actions().escalate().orElse(false)) {
+                      if (e.actions().escalate().orElse(false)
+                          || e.hasPendingLongRunningToolCall()) {
                         escalated.set(true);
                       }
                       Flows.emit(emitter, e);

@@ -6,6 +6,7 @@ import com.google.genai.types.FunctionResponse;
 import com.google.genai.types.Part;
 import dev.adk4j.events.Event;
 import dev.adk4j.events.EventActions;
+import dev.adk4j.events.ToolConfirmation;
 import dev.adk4j.internal.telemetry.Telemetry;
 import dev.adk4j.internal.tools.ToolFailures;
 import dev.adk4j.plugins.BasePlugin;
@@ -78,17 +79,31 @@ final class ToolCalls {
   /**
    * Runs {@code calls} for {@code agent} and stores the function-response event.
    *
-   * @return the stored event, not yet emitted
+   * @return the stored event, not yet emitted; null if there was nothing to store (only
+   *     long-running calls that gave no answer yet and wrote nothing)
    * @throws IllegalArgumentException if a tool asked to transfer to an agent that does not exist;
    *     nothing is stored then
    * @throws StateConflictException if the calls still conflict when the retries are used up
    */
-  static Event run(LlmAgent agent, InvocationContext ctx, List<FunctionCall> calls) {
+  static @Nullable Event run(LlmAgent agent, InvocationContext ctx, List<FunctionCall> calls) {
+    return run(agent, ctx, calls, Map.of());
+  }
+
+  /**
+   * {@link #run(LlmAgent, InvocationContext, List)} for calls that run again with a person's answer
+   * to the confirmation they asked for: {@code confirmations} maps a call id to the answer.
+   */
+  static @Nullable Event run(
+      LlmAgent agent,
+      InvocationContext ctx,
+      List<FunctionCall> calls,
+      Map<String, ToolConfirmation> confirmations) {
     int retriesLeft = ctx.runConfig().stateConflictRetries();
     while (true) {
       List<ToolContext> contexts = new ArrayList<>();
       for (FunctionCall call : calls) {
-        contexts.add(new ToolContext(ctx, call.id().orElse(null)));
+        String id = call.id().orElse(null);
+        contexts.add(new ToolContext(ctx, id, id == null ? null : confirmations.get(id)));
       }
       List<Map<String, Object>> results = callAll(agent, ctx, calls, contexts);
       // Merged in the order of the calls, whatever order they finished in: on a key several
@@ -97,6 +112,10 @@ final class ToolCalls {
       EventActions actions = EventActions.empty();
       for (int i = 0; i < calls.size(); i++) {
         FunctionCall call = calls.get(i);
+        actions = actions.merge(contexts.get(i).actions());
+        if (results.get(i).isEmpty() && isLongRunning(agent, call)) {
+          continue; // no answer yet: the client sends it
+        }
         parts.add(
             Part.builder()
                 .functionResponse(
@@ -106,7 +125,9 @@ final class ToolCalls {
                         .response(results.get(i))
                         .build())
                 .build());
-        actions = actions.merge(contexts.get(i).actions());
+      }
+      if (parts.isEmpty() && actions.isEmpty()) {
+        return null;
       }
       if (actions.transferToAgent().isPresent()) {
         // A tool's own transferToAgent naming no agent fails the step before it is stored.
@@ -115,7 +136,7 @@ final class ToolCalls {
       Event response =
           agent
               .newEvent(ctx)
-              .content(Content.builder().role("user").parts(parts).build())
+              .content(parts.isEmpty() ? null : Content.builder().role("user").parts(parts).build())
               .actions(actions)
               .build();
       try {
@@ -339,6 +360,12 @@ final class ToolCalls {
       }
     }
     return result;
+  }
+
+  /** Whether {@code call} is a call of a long-running tool of {@code agent}. */
+  static boolean isLongRunning(LlmAgent agent, FunctionCall call) {
+    BaseTool tool = find(agent, call.name().orElse(""));
+    return tool != null && tool.longRunning();
   }
 
   /** The tool of {@code agent} named {@code toolName}, the transfer tool included; or null. */

@@ -21,10 +21,20 @@ import java.util.Optional;
 public abstract class BaseTool {
   private final String name;
   private final String description;
+  private final boolean longRunning;
 
   protected BaseTool(String name, String description) {
+    this(name, description, false);
+  }
+
+  /**
+   * A tool named {@code name}; a {@code longRunning} one pauses the invocation that calls it (see
+   * {@link #longRunning()}).
+   */
+  protected BaseTool(String name, String description, boolean longRunning) {
     this.name = Objects.requireNonNull(name, "name");
     this.description = description == null ? "" : description;
+    this.longRunning = longRunning;
     if (name.isEmpty()) {
       throw new IllegalArgumentException("Tool names must not be empty");
     }
@@ -36,6 +46,18 @@ public abstract class BaseTool {
 
   public String description() {
     return description;
+  }
+
+  /**
+   * Whether calls of this tool finish outside the invocation (a job, an approval by a person): the
+   * model's call is marked in {@link dev.adk4j.events.Event#longRunningToolIds()}, the tool's first
+   * answer (if it gives one) is stored as a status, and the invocation pauses after the step
+   * without calling the model again. The client later sends the call's result as a function
+   * response with the same id, which resumes the invocation, on any instance that shares the
+   * session store. See {@link LongRunningFunctionTool}.
+   */
+  public boolean longRunning() {
+    return longRunning;
   }
 
   /** How the model sees this tool; empty for tools that are not function declarations. */

@@ -4,6 +4,7 @@ import com.google.genai.types.FunctionDeclaration;
 import com.google.genai.types.Schema;
 import com.google.genai.types.Type;
 import dev.adk4j.agents.ReadonlyContext;
+import dev.adk4j.events.ToolConfirmation;
 import dev.adk4j.internal.Json;
 import dev.adk4j.internal.tools.ToolFailures;
 import io.reactivex.rxjava3.core.Single;
@@ -61,9 +62,18 @@ import org.jspecify.annotations.Nullable;
  * WARN; the state writes the failed call made through its {@link ToolContext} are discarded. The
  * returned {@link Single} only fails on fatal JVM errors.
  *
+ * <h2>Confirmation</h2>
+ *
+ * A tool created with {@code requireConfirmation} asks a person before each call: valid arguments
+ * first get the answer {@code {"error": "...waits for a person..."}} and a confirmation request
+ * ({@link ToolContext#requestConfirmation(String)}), which pauses the invocation. When the person
+ * approves, the method runs with the same arguments; when they reject, the answer is {@code
+ * {"error": "...rejected..."}} and the method does not run. A tool that decides for itself when to
+ * ask calls {@link ToolContext#requestConfirmation} in its method instead.
+ *
  * <p>Immutable and thread-safe if the method is. The method runs on the thread that subscribes.
  */
-public final class FunctionTool extends BaseTool {
+public sealed class FunctionTool extends BaseTool permits LongRunningFunctionTool {
 
   /** Gemini's rule for function names. */
   private static final Pattern TOOL_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_.:-]{0,63}");
@@ -72,6 +82,7 @@ public final class FunctionTool extends BaseTool {
   private final Method method;
   private final FunctionArguments arguments;
   private final FunctionDeclaration declaration;
+  private final boolean requireConfirmation;
 
   private FunctionTool(
       @Nullable Object instance,
@@ -85,6 +96,63 @@ public final class FunctionTool extends BaseTool {
     this.method = method;
     this.arguments = arguments;
     this.declaration = declaration;
+    this.requireConfirmation = false;
+  }
+
+  /** {@code tool}'s method, long-running or not, asking for confirmation or not. */
+  FunctionTool(FunctionTool tool, boolean longRunning, boolean requireConfirmation) {
+    super(tool.name(), tool.description(), longRunning);
+    this.instance = tool.instance;
+    this.method = tool.method;
+    this.arguments = tool.arguments;
+    this.declaration =
+        longRunning ? LongRunningFunctionTool.declared(tool.declaration) : tool.declaration;
+    this.requireConfirmation = requireConfirmation;
+  }
+
+  /** Whether each call waits for a person's approval (see the class comment). */
+  boolean requireConfirmation() {
+    return requireConfirmation;
+  }
+
+  /** {@code tool}, asking for confirmation if {@code requireConfirmation}. */
+  private static FunctionTool confirming(FunctionTool tool, boolean requireConfirmation) {
+    return requireConfirmation ? new FunctionTool(tool, tool.longRunning(), true) : tool;
+  }
+
+  /**
+   * {@link #create(Object, String)}, asking a person to approve each call if {@code
+   * requireConfirmation} (see the class comment).
+   */
+  public static FunctionTool create(
+      Object instance, String methodName, boolean requireConfirmation) {
+    return confirming(create(instance, methodName), requireConfirmation);
+  }
+
+  /**
+   * {@link #create(Class, String)}, asking a person to approve each call if {@code
+   * requireConfirmation} (see the class comment).
+   */
+  public static FunctionTool create(
+      Class<?> clazz, String methodName, boolean requireConfirmation) {
+    return confirming(create(clazz, methodName), requireConfirmation);
+  }
+
+  /**
+   * {@link #create(Method)}, asking a person to approve each call if {@code requireConfirmation}
+   * (see the class comment).
+   */
+  public static FunctionTool create(Method method, boolean requireConfirmation) {
+    return confirming(create(method), requireConfirmation);
+  }
+
+  /**
+   * {@link #create(Object, Method)}, asking a person to approve each call if {@code
+   * requireConfirmation} (see the class comment).
+   */
+  public static FunctionTool create(
+      @Nullable Object instance, Method method, boolean requireConfirmation) {
+    return confirming(create(instance, method), requireConfirmation);
   }
 
   /**
@@ -291,6 +359,12 @@ public final class FunctionTool extends BaseTool {
               } catch (FunctionArguments.InvalidArgumentException e) {
                 return Single.just(ToolFailures.invalidArguments(e.getMessage()));
               }
+              if (requireConfirmation) {
+                Map<String, Object> refused = unconfirmed(context);
+                if (refused != null) {
+                  return Single.just(refused);
+                }
+              }
               Object result;
               try {
                 result = method.invoke(instance, values);
@@ -302,6 +376,32 @@ public final class FunctionTool extends BaseTool {
         // The same rule as for a tool that throws to its agent: the failed call's state writes
         // are dropped, so only its error response is stored.
         .onErrorReturn(error -> ToolFailures.threw(name(), error, context));
+  }
+
+  /**
+   * The answer in place of the method's while no person approved this call: a confirmation request
+   * on a first run, a refusal after a rejection; null once approved.
+   */
+  private @Nullable Map<String, Object> unconfirmed(@Nullable ToolContext context) {
+    ToolConfirmation answer = context == null ? null : context.toolConfirmation().orElse(null);
+    if (answer == null) {
+      if (context != null) {
+        context.requestConfirmation(
+            "Approve or reject this call of tool '"
+                + name()
+                + "' by answering with {\"confirmed\": true} or {\"confirmed\": false}.");
+      }
+      return Map.of(
+          "error",
+          "Tool '"
+              + name()
+              + "' waits for a person to approve or reject this call; it did not run");
+    }
+    if (!answer.confirmed()) {
+      return Map.of(
+          "error", "A person rejected this call of tool '" + name() + "'; it did not run");
+    }
+    return null;
   }
 
   // ---- reflection ----

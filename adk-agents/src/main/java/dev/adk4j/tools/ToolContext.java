@@ -3,10 +3,13 @@ package dev.adk4j.tools;
 import dev.adk4j.agents.CallbackContext;
 import dev.adk4j.agents.InvocationContext;
 import dev.adk4j.events.EventActions;
+import dev.adk4j.events.ToolConfirmation;
 import dev.adk4j.memory.SearchMemoryResponse;
 import io.reactivex.rxjava3.core.Single;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -17,10 +20,89 @@ import org.jspecify.annotations.Nullable;
 public class ToolContext extends CallbackContext {
 
   private final @Nullable String functionCallId;
+  private final @Nullable ToolConfirmation toolConfirmation;
+  private final Map<String, ToolConfirmation> requestedConfirmations = new ConcurrentHashMap<>();
 
   public ToolContext(InvocationContext invocationContext, @Nullable String functionCallId) {
+    this(invocationContext, functionCallId, null);
+  }
+
+  /**
+   * The context of call {@code functionCallId} run again with the person's answer {@code
+   * toolConfirmation} to the confirmation it asked for.
+   */
+  public ToolContext(
+      InvocationContext invocationContext,
+      @Nullable String functionCallId,
+      @Nullable ToolConfirmation toolConfirmation) {
     super(invocationContext);
     this.functionCallId = functionCallId;
+    this.toolConfirmation = toolConfirmation;
+  }
+
+  /**
+   * The person's answer, when this call runs again after it asked for a confirmation ({@link
+   * #requestConfirmation}); empty on a first run.
+   */
+  public Optional<ToolConfirmation> toolConfirmation() {
+    return Optional.ofNullable(toolConfirmation);
+  }
+
+  /**
+   * Asks a person to approve this call before it acts: the function response this call gives now is
+   * stored, then the agent asks with an {@code adk_request_confirmation} call (its arguments:
+   * {@code originalFunctionCall} and {@code toolConfirmation}, with {@code hint} and {@code
+   * payload}) and the invocation pauses. When the client answers that call with {@code
+   * {"confirmed": true|false, "payload": ...}}, the invocation resumes (on any instance sharing the
+   * session store) and runs this tool again with the same arguments and the answer in {@link
+   * #toolConfirmation()}.
+   *
+   * @param hint what to show the person (null: none)
+   * @param payload a JSON value the person may fill in (null: none)
+   * @throws IllegalStateException if the model gave this call no id (adk4j gives every call one)
+   * @throws IllegalArgumentException if {@code payload} cannot be written as JSON
+   */
+  public void requestConfirmation(@Nullable String hint, @Nullable Object payload) {
+    if (functionCallId == null) {
+      throw new IllegalStateException(
+          "Tool call of agent '"
+              + agentName()
+              + "' has no function call id: a confirmation cannot be asked for");
+    }
+    requestedConfirmations.put(
+        functionCallId, ToolConfirmation.builder().hint(hint).payload(payload).build());
+  }
+
+  /** {@link #requestConfirmation(String, Object)} without a payload. */
+  public void requestConfirmation(@Nullable String hint) {
+    requestConfirmation(hint, null);
+  }
+
+  /** {@link #requestConfirmation(String, Object)} without a hint or a payload. */
+  public void requestConfirmation() {
+    requestConfirmation(null, null);
+  }
+
+  /** The actions of this call's answer, with the confirmation it asked for, if any. */
+  @Override
+  public EventActions actions() {
+    EventActions actions = super.actions();
+    if (requestedConfirmations.isEmpty()) {
+      return actions;
+    }
+    return actions.toBuilder().requestedToolConfirmations(requestedConfirmations).build();
+  }
+
+  /** Also takes the confirmations {@code actions} asks for. */
+  @Override
+  public void setActions(EventActions actions) {
+    super.setActions(actions);
+    requestedConfirmations.putAll(actions.requestedToolConfirmations());
+  }
+
+  @Override
+  public boolean hasActions() {
+    return super.hasActions() || !requestedConfirmations.isEmpty();
   }
 
   /** The id of the function call being answered, if the model gave one. */

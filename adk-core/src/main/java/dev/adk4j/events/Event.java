@@ -11,9 +11,12 @@ import com.google.genai.types.FunctionResponse;
 import com.google.genai.types.Part;
 import dev.adk4j.internal.Json;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
 import org.jspecify.annotations.Nullable;
@@ -40,6 +43,7 @@ public final class Event {
   private final @Nullable Boolean turnComplete;
   private final @Nullable String errorCode;
   private final @Nullable String errorMessage;
+  private final @Nullable Set<String> longRunningToolIds;
 
   private Event(Builder b) {
     this.id = b.id != null ? b.id : generateEventId();
@@ -53,6 +57,10 @@ public final class Event {
     this.turnComplete = b.turnComplete;
     this.errorCode = b.errorCode;
     this.errorMessage = b.errorMessage;
+    this.longRunningToolIds =
+        b.longRunningToolIds == null || b.longRunningToolIds.isEmpty()
+            ? null
+            : Collections.unmodifiableSet(new LinkedHashSet<>(b.longRunningToolIds));
   }
 
   /**
@@ -83,7 +91,8 @@ public final class Event {
         .timestamp(timestamp)
         .turnComplete(turnComplete)
         .errorCode(errorCode)
-        .errorMessage(errorMessage);
+        .errorMessage(errorMessage)
+        .longRunningToolIds(longRunningToolIds);
   }
 
   @JsonProperty("id")
@@ -147,6 +156,34 @@ public final class Event {
     return Optional.ofNullable(errorMessage);
   }
 
+  /**
+   * The ids of this event's function calls that are long-running (calls of a {@code
+   * LongRunningFunctionTool}, or an {@code adk_request_confirmation} call asking a person): the
+   * invocation paused on them, and a function response from the client, sent as a new message,
+   * resumes it. Empty when there are none.
+   */
+  @JsonProperty("longRunningToolIds")
+  public Optional<Set<String>> longRunningToolIds() {
+    return Optional.ofNullable(longRunningToolIds);
+  }
+
+  /**
+   * Whether one of this event's function calls is long-running (see {@link #longRunningToolIds()}),
+   * so the invocation paused on it.
+   */
+  @JsonIgnore
+  public boolean hasPendingLongRunningToolCall() {
+    if (longRunningToolIds == null) {
+      return false;
+    }
+    for (FunctionCall call : functionCalls()) {
+      if (call.id().isPresent() && longRunningToolIds.contains(call.id().get())) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** The function calls in the content, in order. */
   @JsonIgnore
   public List<FunctionCall> functionCalls() {
@@ -176,12 +213,13 @@ public final class Event {
 
   /**
    * Whether this event is a final response of its agent, as in ADK: a tool result that skips
-   * summarization, or an event that is not partial and holds no function call, no function response
-   * and no trailing code execution result.
+   * summarization, a call the invocation paused on ({@link #hasPendingLongRunningToolCall()}), or
+   * an event that is not partial and holds no function call, no function response and no trailing
+   * code execution result.
    */
   @JsonIgnore
   public boolean finalResponse() {
-    if (actions.skipSummarization().orElse(false)) {
+    if (actions.skipSummarization().orElse(false) || hasPendingLongRunningToolCall()) {
       return true;
     }
     return functionCalls().isEmpty()
@@ -236,7 +274,8 @@ public final class Event {
         && Objects.equals(branch, that.branch)
         && Objects.equals(turnComplete, that.turnComplete)
         && Objects.equals(errorCode, that.errorCode)
-        && Objects.equals(errorMessage, that.errorMessage);
+        && Objects.equals(errorMessage, that.errorMessage)
+        && Objects.equals(longRunningToolIds, that.longRunningToolIds);
   }
 
   @Override
@@ -269,6 +308,7 @@ public final class Event {
     private @Nullable Boolean turnComplete;
     private @Nullable String errorCode;
     private @Nullable String errorMessage;
+    private @Nullable Set<String> longRunningToolIds;
 
     private Builder() {}
 
@@ -336,6 +376,13 @@ public final class Event {
     @JsonProperty("errorMessage")
     public Builder errorMessage(@Nullable String errorMessage) {
       this.errorMessage = errorMessage;
+      return this;
+    }
+
+    /** The ids of the long-running function calls of the content (see the accessor). */
+    @JsonProperty("longRunningToolIds")
+    public Builder longRunningToolIds(@Nullable Set<String> longRunningToolIds) {
+      this.longRunningToolIds = longRunningToolIds;
       return this;
     }
 

@@ -43,6 +43,7 @@ public final class EventActions {
   private final Map<String, @Nullable Object> expectedState;
   private final Map<String, Long> stateIncrements;
   private final @Nullable EventCompaction compaction;
+  private final Map<String, ToolConfirmation> requestedToolConfirmations;
 
   private EventActions(Builder b) {
     this.compaction = b.compaction;
@@ -54,6 +55,7 @@ public final class EventActions {
     this.escalate = b.escalate;
     this.skipSummarization = b.skipSummarization;
     this.rewindBeforeInvocationId = b.rewindBeforeInvocationId;
+    this.requestedToolConfirmations = frozen(b.requestedToolConfirmations);
   }
 
   /** An unmodifiable copy of {@code map} (the shared empty map when it is empty). */
@@ -82,7 +84,8 @@ public final class EventActions {
         .rewindBeforeInvocationId(rewindBeforeInvocationId)
         .expectedState(expectedState)
         .stateIncrements(stateIncrements)
-        .compaction(compaction);
+        .compaction(compaction)
+        .requestedToolConfirmations(requestedToolConfirmations);
   }
 
   /** The state changes, unmodifiable: key to new value, or to {@code null} for a removal. */
@@ -153,6 +156,17 @@ public final class EventActions {
     return Optional.ofNullable(rewindBeforeInvocationId);
   }
 
+  /**
+   * The confirmations tools of this function-response event asked for: function call id to the
+   * request (its hint and payload). The agent then asks the person with an {@code
+   * adk_request_confirmation} call and pauses; see {@link ToolConfirmation}.
+   */
+  @JsonProperty("requestedToolConfirmations")
+  @JsonInclude(JsonInclude.Include.NON_EMPTY)
+  public Map<String, ToolConfirmation> requestedToolConfirmations() {
+    return requestedToolConfirmations;
+  }
+
   /** Whether these actions do nothing at all. */
   @JsonIgnore
   public boolean isEmpty() {
@@ -163,7 +177,8 @@ public final class EventActions {
         && transferToAgent == null
         && escalate == null
         && skipSummarization == null
-        && rewindBeforeInvocationId == null;
+        && rewindBeforeInvocationId == null
+        && requestedToolConfirmations.isEmpty();
   }
 
   /**
@@ -215,6 +230,7 @@ public final class EventActions {
     if (other.compaction != null) {
       b.compaction = other.compaction;
     }
+    b.requestedToolConfirmations.putAll(other.requestedToolConfirmations);
     return b.build();
   }
 
@@ -235,7 +251,8 @@ public final class EventActions {
         && Objects.equals(transferToAgent, that.transferToAgent)
         && Objects.equals(escalate, that.escalate)
         && Objects.equals(skipSummarization, that.skipSummarization)
-        && Objects.equals(rewindBeforeInvocationId, that.rewindBeforeInvocationId);
+        && Objects.equals(rewindBeforeInvocationId, that.rewindBeforeInvocationId)
+        && requestedToolConfirmations.equals(that.requestedToolConfirmations);
   }
 
   @Override
@@ -249,7 +266,8 @@ public final class EventActions {
         transferToAgent,
         escalate,
         skipSummarization,
-        rewindBeforeInvocationId);
+        rewindBeforeInvocationId,
+        requestedToolConfirmations);
   }
 
   /** Whether a map of this object names a {@code secret:} key, whose value must not be shown. */
@@ -303,6 +321,9 @@ public final class EventActions {
     if (rewindBeforeInvocationId != null) {
       sb.append(", rewindBeforeInvocationId=").append(rewindBeforeInvocationId);
     }
+    if (!requestedToolConfirmations.isEmpty()) {
+      sb.append(", requestedToolConfirmations=").append(requestedToolConfirmations);
+    }
     return sb.append('}').toString();
   }
 
@@ -328,6 +349,7 @@ public final class EventActions {
     private @Nullable Boolean escalate;
     private @Nullable Boolean skipSummarization;
     private @Nullable String rewindBeforeInvocationId;
+    private final Map<String, ToolConfirmation> requestedToolConfirmations = new LinkedHashMap<>();
 
     private Builder() {}
 
@@ -462,6 +484,27 @@ public final class EventActions {
     @JsonProperty("rewindBeforeInvocationId")
     public Builder rewindBeforeInvocationId(@Nullable String invocationId) {
       this.rewindBeforeInvocationId = invocationId;
+      return this;
+    }
+
+    /** Replaces the confirmations asked for (see the accessor). */
+    @JsonProperty("requestedToolConfirmations")
+    public Builder requestedToolConfirmations(
+        @Nullable Map<String, ToolConfirmation> confirmations) {
+      requestedToolConfirmations.clear();
+      if (confirmations != null) {
+        confirmations.forEach(
+            (id, c) ->
+                requestedToolConfirmations.put(
+                    Objects.requireNonNull(id, "function call id"), Objects.requireNonNull(c, id)));
+      }
+      return this;
+    }
+
+    /** Records that the tool answering function call {@code functionCallId} asks for {@code c}. */
+    public Builder requestToolConfirmation(String functionCallId, ToolConfirmation c) {
+      requestedToolConfirmations.put(
+          Objects.requireNonNull(functionCallId, "functionCallId"), Objects.requireNonNull(c, "c"));
       return this;
     }
 

@@ -39,6 +39,56 @@ class EventJsonTest {
   }
 
   @Test
+  void pausedCallsAndConfirmationRequests_roundTripThroughJson_andAreLeftOutWhenAbsent()
+      throws Exception {
+    Map<String, Object> payload = new HashMap<>();
+    payload.put("quantity", 2);
+    Event e =
+        Event.builder()
+            .author("shop")
+            .content(
+                Content.builder()
+                    .role("model")
+                    .parts(
+                        Part.builder()
+                            .functionCall(FunctionCall.builder().id("c1").name("order").build())
+                            .build())
+                    .build())
+            .longRunningToolIds(java.util.Set.of("c1"))
+            .actions(
+                EventActions.builder()
+                    .requestToolConfirmation(
+                        "c1", ToolConfirmation.builder().hint("How many?").payload(payload).build())
+                    .build())
+            .build();
+    payload.put("quantity", 99); // the confirmation holds its own frozen copy
+    JsonNode tree = Json.reader().readTree(e.toJson());
+    assertThat(tree.get("longRunningToolIds").get(0).asText()).isEqualTo("c1");
+    JsonNode asked = tree.get("actions").get("requestedToolConfirmations").get("c1");
+    assertThat(asked.get("hint").asText()).isEqualTo("How many?");
+    assertThat(asked.get("confirmed").asBoolean()).isFalse();
+    assertThat(asked.get("payload").get("quantity").asInt()).isEqualTo(2);
+
+    Event back = Event.fromJson(e.toJson());
+    assertThat(back).isEqualTo(e);
+    assertThat(back.hasPendingLongRunningToolCall()).isTrue();
+    assertThat(back.finalResponse()).isTrue();
+    assertThat(back.actions().requestedToolConfirmations().get("c1").payload())
+        .isEqualTo(Map.of("quantity", 2));
+    assertThatThrownBy(
+            () ->
+                back.actions()
+                    .requestedToolConfirmations()
+                    .put("c2", ToolConfirmation.builder().build()))
+        .isInstanceOf(UnsupportedOperationException.class);
+
+    JsonNode plain = Json.reader().readTree(sample().toJson());
+    assertThat(plain.has("longRunningToolIds")).isFalse();
+    assertThat(plain.get("actions").has("requestedToolConfirmations")).isFalse();
+    assertThat(sample().hasPendingLongRunningToolCall()).isFalse();
+  }
+
+  @Test
   void event_roundTripsThroughJson_withCamelCaseNames() throws Exception {
     Event e = sample();
     String json = e.toJson();

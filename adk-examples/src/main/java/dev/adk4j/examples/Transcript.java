@@ -4,6 +4,7 @@ import com.google.genai.types.FunctionCall;
 import com.google.genai.types.FunctionResponse;
 import com.google.genai.types.Part;
 import dev.adk4j.events.Event;
+import dev.adk4j.events.ToolConfirmation;
 import dev.adk4j.internal.Json;
 import dev.adk4j.sessions.Session;
 import dev.adk4j.state.Scope;
@@ -49,6 +50,21 @@ public final class Transcript {
       }
       if (p.text().isPresent()) {
         out.println("   [" + author + "] " + oneLine(p.text().get()));
+        printed = true;
+      } else if (p.functionCall().isPresent()
+          && ToolConfirmation.REQUEST_FUNCTION_NAME.equals(
+              p.functionCall().get().name().orElse(""))) {
+        // A confirmation request: the call it is about and the hint, not its generated ids.
+        Map<String, Object> args = p.functionCall().get().args().orElse(Map.of());
+        Object call = args.get("originalFunctionCall");
+        Object asking = args.get("toolConfirmation");
+        out.println(
+            "   ["
+                + author
+                + "] asks a person to confirm "
+                + (call instanceof Map<?, ?> m ? m.get("name") + Json.toJson(m.get("args")) : "?")
+                + ": "
+                + (asking instanceof Map<?, ?> m ? m.get("hint") : ""));
         printed = true;
       } else if (p.functionCall().isPresent()) {
         FunctionCall c = p.functionCall().get();

@@ -129,6 +129,27 @@ class ExamplesTest {
   }
 
   @Test
+  void humanInTheLoop_pausesOnOneInstance_resumesOnAnother_toolRunsOnce(@TempDir Path dir) {
+    Session payment = HumanInTheLoopExample.run(dir, t);
+    assertThat(payment.state()).containsEntry("user:reimbursements", 1);
+    List<Event> events = payment.events();
+    // user, call, "waits for a person", request, the approval, the payment, the model's answer
+    assertThat(events).hasSize(7);
+    assertThat(events.get(3).functionCalls().get(0).name())
+        .contains(dev.adk4j.events.ToolConfirmation.REQUEST_FUNCTION_NAME);
+    assertThat(events.get(5).functionResponses().get(0).response().orElseThrow())
+        .containsEntry("paid", 120);
+    assertThat(printed())
+        .contains("Pending call ask_for_approval, long-running: true")
+        .contains("Same invocation: true")
+        .contains(
+            "[PaymentAgent] asks a person to confirm reimburse{\"amount\":120}: Approve or"
+                + " reject this call of tool 'reimburse'")
+        .contains("Pending: adk_request_confirmation, long-running: true")
+        .contains("user:open_ticket");
+  }
+
+  @Test
   void plugins_globalInstructionEverywhere_auditWritesInTheStepsEvent_guardAnswers() {
     Session s = PluginsExample.run(sessions, t);
     assertThat(s.state())

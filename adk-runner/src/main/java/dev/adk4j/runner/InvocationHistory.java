@@ -99,7 +99,11 @@ final class InvocationHistory {
     }
   }
 
-  /** The events of {@code invocationId} with function calls that no later event answers. */
+  /**
+   * The events of {@code invocationId} with function calls that no later event answers, except
+   * long-running calls ({@link Event#longRunningToolIds()}): the invocation paused on those, and
+   * they stay open for the client's answer.
+   */
   private static Map<Event, List<FunctionCall>> unanswered(
       List<Event> events, String invocationId) {
     Set<String> answered = new HashSet<>();
@@ -121,7 +125,10 @@ final class InvocationHistory {
       for (Part p : e.content().flatMap(Content::parts).orElse(List.of())) {
         if (p.functionCall().isPresent()) {
           FunctionCall fc = p.functionCall().get();
-          if (fc.id().isEmpty() || !answered.contains(fc.id().get())) {
+          boolean waiting =
+              fc.id().isPresent()
+                  && e.longRunningToolIds().map(ids -> ids.contains(fc.id().get())).orElse(false);
+          if (!waiting && (fc.id().isEmpty() || !answered.contains(fc.id().get()))) {
             open.add(fc);
           }
         }

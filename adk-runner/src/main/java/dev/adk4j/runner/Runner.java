@@ -421,7 +421,7 @@ public class Runner {
         // Current on this thread for the whole invocation: the root context's spans are its
         // children.
         try (io.opentelemetry.context.Scope scope = span.makeCurrent()) {
-          terminal = runInSpan(emitter, invocationId);
+          terminal = runInSpan(emitter, invocationId, span);
         }
       } catch (Throwable t) {
         terminal = t;
@@ -445,7 +445,8 @@ public class Runner {
      * The invocation itself, under its span: emits its events and returns what ended it, or null if
      * it succeeded; the lease and permit are released when it returns.
      */
-    private @Nullable Throwable runInSpan(FlowableEmitter<Event> emitter, String invocationId) {
+    private @Nullable Throwable runInSpan(
+        FlowableEmitter<Event> emitter, String newInvocationId, Span span) {
       String key = appName + '\u0000' + userId + '\u0000' + sessionId;
       long deadline = System.nanoTime() + runConfig.maxSessionWait().toNanos();
       SessionTurns.Permit permit;
@@ -466,7 +467,15 @@ public class Runner {
           throw new SessionNotFoundException(appName, userId, sessionId);
         }
         lease.attach(session);
-        ctx = newContext(session, newMessage, invocationId);
+        // A message answering calls the session's last invocations paused on resumes that
+        // invocation: checked before anything is stored, so a wrong answer changes nothing.
+        Resumption resume = Resumption.of(agent, session, newMessage, appName, userId);
+        String invocationId = newInvocationId;
+        if (resume != null) {
+          invocationId = resume.invocationId(newInvocationId);
+          Telemetry.resumed(span, invocationId);
+        }
+        ctx = newContext(session, newMessage, invocationId, resume);
         InvocationHistory.closeInterrupted(ctx, agent);
         Content message = newMessage;
         if (message != null) {
@@ -479,7 +488,7 @@ public class Runner {
           }
           if (replaced != null) {
             message = replaced;
-            ctx = newContext(session, message, ctx.invocationId());
+            ctx = newContext(session, message, ctx.invocationId(), resume);
           }
         }
         log.debug(
@@ -498,7 +507,10 @@ public class Runner {
                   .actions(EventActions.builder().stateDelta(stateDelta).build())
                   .build());
         }
-        Throwable failure = beforeRun(ctx, emitter) ? null : runAgent(ctx, emitter);
+        Throwable failure =
+            beforeRun(ctx, emitter)
+                ? null
+                : runAgent(resume == null ? agent : resume.start(), ctx, emitter);
         if (failure == null) {
           for (BasePlugin p : plugins) {
             p.afterRunCallback(ctx).blockingAwait();
@@ -535,9 +547,15 @@ public class Runner {
       return terminal;
     }
 
-    /** The root context; built on the invocation's thread, under its span. */
+    /**
+     * The root context (of the agent that resumes, on its branch, when {@code resume} is set);
+     * built on the invocation's thread, under its span.
+     */
     private InvocationContext newContext(
-        Session session, @Nullable Content message, String invocationId) {
+        Session session,
+        @Nullable Content message,
+        String invocationId,
+        @Nullable Resumption resume) {
       return InvocationContext.builder()
           .sessionService(sessionService)
           .artifactService(artifactService)
@@ -548,6 +566,8 @@ public class Runner {
           .runConfig(runConfig)
           .plugins(plugins)
           .invocationId(invocationId)
+          .agent(resume == null ? agent : resume.start())
+          .branch(resume == null ? null : resume.branch())
           .build();
     }
 
@@ -608,7 +628,8 @@ public class Runner {
     /**
      * Runs the agent, storing and forwarding its events as they come; returns its failure, if any.
      */
-    private @Nullable Throwable runAgent(InvocationContext ctx, FlowableEmitter<Event> emitter)
+    private @Nullable Throwable runAgent(
+        BaseAgent start, InvocationContext ctx, FlowableEmitter<Event> emitter)
         throws InterruptedException {
       CountDownLatch done = new CountDownLatch(1);
       Throwable[] failure = new Throwable[1];
@@ -648,7 +669,7 @@ public class Runner {
             forward.dispose();
             done.countDown();
           });
-      agent.runAsync(ctx).subscribe(forward);
+      start.runAsync(ctx).subscribe(forward);
       done.await();
       return failure[0];
     }

@@ -87,6 +87,15 @@ public final class Telemetry {
         .startSpan();
   }
 
+  /**
+   * Marks an invocation span as the resumption of invocation {@code invocationId}, which paused on
+   * a long-running call: the span carries that id from then on.
+   */
+  public static void resumed(Span invocation, String invocationId) {
+    invocation.setAttribute(INVOCATION_ID, invocationId);
+    invocation.setAttribute("adk4j.invocation.resumed", true);
+  }
+
   /** Starts the span of one agent run under {@code parent}. */
   public static Span startAgent(
       Context parent, String agentName, String description, String sessionId, String invocationId) {
