@@ -258,6 +258,7 @@ public final class LlmAgent extends BaseAgent {
     if (outputKey == null
         || !name().equals(event.author())
         || !event.finalResponse()
+        || !event.functionCalls().isEmpty() // a call the invocation paused on is final, too
         || event.errorCode().isPresent()) {
       return;
     }

@@ -112,7 +112,8 @@ final class LlmFlow {
   /**
    * One model call and the tool calls it asks for.
    *
-   * @return the stored function-response event, or null if the model called no function
+   * @return the stored function-response event, or null if the model called no function (or only
+   *     long-running ones that stored nothing yet)
    */
   private @Nullable Event step() {
     CallbackContext cc = new CallbackContext(ctx);
