@@ -17,7 +17,6 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReadWriteLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
@@ -31,11 +30,17 @@ import org.jspecify.annotations.Nullable;
  * session remembers where its latest compaction event is. Loads with {@code afterRevision}, {@code
  * fromLatestCompaction} or {@code numRecentEvents} and event pages look only at the events they
  * return (plus, with {@code afterTimestamp}, those they skip). Events are kept in an {@link
- * EventLog}, whose snapshots every read shares: loading all events costs O(1).
+ * EventLog}, whose snapshots every read shares: loading all events costs O(1). State is read the
+ * same way: each scope's state (the app's, the user's, the session's) keeps a frozen copy of itself
+ * ({@link StateSnapshot.Layer}), made by the first read after the scope changed and shared by every
+ * read until it changes again, and a read hands out a {@link CopyOnWriteStateMap} over the merged
+ * snapshot: reading an unchanged session does no work per state key. An append only drops the
+ * layers of the scopes its delta changes (work per key of the delta).
  *
  * <p>Concurrency: one read-write lock guards all data. Appends and creations take the write lock,
  * so each is atomic and they are linearizable; reads share the read lock and never see half an
- * append. Stored values are frozen (immutable), and every read hands out fresh copies.
+ * append. Stored values are frozen (immutable); every read hands out a copy that takes its own
+ * mutable copies of them when it is first written (see {@link CopyOnWriteStateMap}).
  */
 final class InMemoryStore implements SessionStore {
 
@@ -68,11 +73,18 @@ final class InMemoryStore implements SessionStore {
 
   private static final class AppData {
     final Map<String, Object> state = new HashMap<>();
+
+    /** {@link #state} frozen as of its last change, made by the first read after it; or null. */
+    StateSnapshot.@Nullable Layer stateLayer;
+
     final Map<String, UserData> users = new HashMap<>();
   }
 
   private static final class UserData {
     final Map<String, Object> state = new HashMap<>();
+
+    /** {@link #state} frozen as of its last change, made by the first read after it; or null. */
+    StateSnapshot.@Nullable Layer stateLayer;
 
     /** By id; a hash map, since every append finds its session here ({@code list} sorts). */
     final Map<String, StoredSession> sessions = new HashMap<>();
@@ -83,6 +95,15 @@ final class InMemoryStore implements SessionStore {
 
   private static final class StoredSession {
     final Map<String, Object> state = new HashMap<>();
+
+    /** {@link #state} frozen as of its last change, made by the first read after it; or null. */
+    StateSnapshot.@Nullable Layer stateLayer;
+
+    /**
+     * The merged state the last read handed out: still valid while its three layers are the current
+     * ones (no scope of it changed since).
+     */
+    StateSnapshot snapshot = StateSnapshot.EMPTY;
 
     /**
      * Immutable events (their delta values frozen), shared with every copy read; the event at index
@@ -151,8 +172,14 @@ final class InMemoryStore implements SessionStore {
         stored.expireAt = now.plus(timeToLive);
         expiring.add(new Expiring(stored.expireAt, appName, userId, id));
       }
-      apply(app.state, initial.app(), Map.of());
-      apply(user.state, initial.user(), Map.of());
+      if (!initial.app().isEmpty()) {
+        apply(app.state, initial.app(), Map.of());
+        app.stateLayer = null;
+      }
+      if (!initial.user().isEmpty()) {
+        apply(user.state, initial.user(), Map.of());
+        user.stateLayer = null;
+      }
       apply(stored.state, initial.session(), Map.of());
       user.sessions.put(id, stored);
       user.byUpdate.add(new Position(stored.lastUpdateTime, id));
@@ -391,7 +418,7 @@ final class InMemoryStore implements SessionStore {
       for (Map.Entry<String, @Nullable Object> e : append.storedDelta().entrySet()) {
         String key = e.getKey();
         Object value = e.getValue();
-        Map<String, Object> target = scopeOf(key, app, user, stored);
+        Map<String, Object> target = changedScopeOf(key, app, user, stored);
         if (resolved.containsKey(key)) {
           continue;
         } else if (value == null) {
@@ -401,7 +428,7 @@ final class InMemoryStore implements SessionStore {
         }
       }
       for (Map.Entry<String, Object> e : resolved.entrySet()) {
-        scopeOf(e.getKey(), app, user, stored).put(e.getKey(), e.getValue());
+        changedScopeOf(e.getKey(), app, user, stored).put(e.getKey(), e.getValue());
       }
       stored.events.add(resolved.isEmpty() ? event : append.eventWith(resolved));
       stored.eventIds.add(event.id());
@@ -605,6 +632,25 @@ final class InMemoryStore implements SessionStore {
     }
   }
 
+  /**
+   * {@link #scopeOf}, for a key about to be changed: the frozen layer of that scope is dropped (the
+   * next read makes a new one). Under the write lock.
+   */
+  private static Map<String, Object> changedScopeOf(
+      String key, AppData app, UserData user, StoredSession stored) {
+    switch (Scope.of(key)) {
+      case APP:
+        app.stateLayer = null;
+        return app.state;
+      case USER:
+        user.stateLayer = null;
+        return user.state;
+      default:
+        stored.stateLayer = null;
+        return stored.state;
+    }
+  }
+
   private static Map<String, Object> scopeOf(
       String key, AppData app, UserData user, StoredSession stored) {
     switch (Scope.of(key)) {
@@ -636,6 +682,16 @@ final class InMemoryStore implements SessionStore {
         });
   }
 
+  /**
+   * A copy of the session, its state a {@link CopyOnWriteStateMap} over the merged snapshot: the
+   * one the last read made while no scope of it has changed, otherwise one made now from the
+   * scopes' frozen layers, each made only if its scope changed since it was last made.
+   *
+   * <p>Under the read lock (or the write lock): no state changes meanwhile, and the write lock
+   * orders every change (which drops the layers) before later reads. Readers that race to make a
+   * layer or snapshot make equal ones, and store them in plain fields: both are immutable, with
+   * final fields only, so a reader that sees another's is guaranteed to see it whole.
+   */
   private static Session toSession(
       String appName,
       String userId,
@@ -644,12 +700,35 @@ final class InMemoryStore implements SessionStore {
       UserData user,
       StoredSession stored,
       List<Event> events) {
-    ConcurrentHashMap<String, Object> merged =
-        new ConcurrentHashMap<>( // sized for this many entries
-            Math.max(4, app.state.size() + user.state.size() + stored.state.size()));
-    app.state.forEach((k, v) -> merged.put(k, Json.copy(v)));
-    user.state.forEach((k, v) -> merged.put(k, Json.copy(v)));
-    stored.state.forEach((k, v) -> merged.put(k, Json.copy(v)));
-    return new Session(id, appName, userId, merged, events, stored.lastUpdateTime, stored.revision);
+    StateSnapshot.Layer appLayer = app.stateLayer;
+    if (appLayer == null) {
+      appLayer = StateSnapshot.Layer.of(app.state);
+      app.stateLayer = appLayer;
+    }
+    StateSnapshot.Layer userLayer = user.stateLayer;
+    if (userLayer == null) {
+      userLayer = StateSnapshot.Layer.of(user.state);
+      user.stateLayer = userLayer;
+    }
+    StateSnapshot.Layer sessionLayer = stored.stateLayer;
+    if (sessionLayer == null) {
+      sessionLayer = StateSnapshot.Layer.of(stored.state);
+      stored.stateLayer = sessionLayer;
+    }
+    StateSnapshot snapshot = stored.snapshot;
+    if (snapshot.app != appLayer
+        || snapshot.user != userLayer
+        || snapshot.session != sessionLayer) {
+      snapshot = new StateSnapshot(appLayer, userLayer, sessionLayer);
+      stored.snapshot = snapshot;
+    }
+    return new Session(
+        id,
+        appName,
+        userId,
+        new CopyOnWriteStateMap(snapshot),
+        events,
+        stored.lastUpdateTime,
+        stored.revision);
   }
 }

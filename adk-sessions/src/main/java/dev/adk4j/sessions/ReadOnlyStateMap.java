@@ -94,6 +94,24 @@ final class ReadOnlyStateMap extends AbstractMap<String, Object>
   }
 
   @Override
+  public boolean equals(@Nullable Object o) {
+    if (o instanceof ReadOnlyStateMap) { // compared without taking a copy of either
+      return state.equals(((ReadOnlyStateMap) o).state);
+    }
+    return o == this || state.equals(o);
+  }
+
+  @Override
+  public int hashCode() {
+    return state.hashCode();
+  }
+
+  @Override
+  public String toString() {
+    return state.toString();
+  }
+
+  @Override
   public Object put(String key, Object value) {
     throw readOnly();
   }

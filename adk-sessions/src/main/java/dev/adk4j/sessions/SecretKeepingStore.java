@@ -234,9 +234,20 @@ final class SecretKeepingStore implements SessionStore {
   /** {@code session} with its secrets in its state: decrypted, or from this process's memory. */
   private Session withSecrets(Session session) {
     ConcurrentMap<String, Object> state = SessionAccess.liveState(session);
-    for (Map.Entry<String, Object> e : state.entrySet()) {
-      String name = e.getKey();
-      if (!name.startsWith(State.SECRET_PREFIX)) {
+    List<String> sealed = List.of();
+    if (CopyOnWriteStateMap.mayHoldSecrets(state)) { // a snapshot that holds none is not scanned
+      for (String name : state.keySet()) {
+        if (name.startsWith(State.SECRET_PREFIX)) {
+          if (sealed.isEmpty()) {
+            sealed = new ArrayList<>();
+          }
+          sealed.add(name);
+        }
+      }
+    }
+    for (String name : sealed) {
+      Object stored = state.get(name);
+      if (stored == null) {
         continue;
       }
       if (cipher == null) {
@@ -249,11 +260,11 @@ final class SecretKeepingStore implements SessionStore {
                 + " configure the key it was written with");
       }
       Object value =
-          cipher.decrypt(session.appName(), session.userId(), session.id(), name, e.getValue());
+          cipher.decrypt(session.appName(), session.userId(), session.id(), name, stored);
       if (value == null) {
         state.remove(name);
       } else {
-        e.setValue(value);
+        state.put(name, value);
       }
     }
     if (cipher == null && !memory.isEmpty()) {

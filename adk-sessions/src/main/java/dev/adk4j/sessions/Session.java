@@ -162,6 +162,16 @@ public final class Session {
    * events shared.
    */
   public Session copy() {
+    if (state instanceof CopyOnWriteStateMap) { // shares what it can, copies on write
+      return new Session(
+          id,
+          appName,
+          userId,
+          ((CopyOnWriteStateMap) state).copy(),
+          events.snapshot(),
+          lastUpdateTime,
+          revision);
+    }
     Builder b =
         builder(id)
             .appName(appName)
