@@ -7,6 +7,10 @@ import dev.adk4j.events.Event;
 import dev.adk4j.runner.Runner;
 import dev.adk4j.sessions.BaseSessionService;
 import dev.adk4j.sessions.Session;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -57,5 +61,19 @@ final class ExampleSupport {
   /** Reloads a session from storage. */
   static Session load(BaseSessionService sessions, String app, String user, String id) {
     return sessions.getSession(app, user, id).blockingGet();
+  }
+
+  /**
+   * Deletes the SQLite database {@code file} and its WAL and shared-memory files, so that an
+   * example that keeps its own store starts afresh on every run.
+   */
+  static void deleteSqliteFile(Path file) {
+    try {
+      for (String suffix : List.of("", "-wal", "-shm")) {
+        Files.deleteIfExists(file.resolveSibling(file.getFileName() + suffix));
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot delete " + file, e);
+    }
   }
 }

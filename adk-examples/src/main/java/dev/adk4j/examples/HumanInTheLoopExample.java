@@ -14,9 +14,6 @@ import dev.adk4j.tools.Annotations.Schema;
 import dev.adk4j.tools.FunctionTool;
 import dev.adk4j.tools.LongRunningFunctionTool;
 import dev.adk4j.tools.ToolContext;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -94,7 +91,8 @@ public final class HumanInTheLoopExample {
   /** Runs the example on {@code dataDir/human-in-the-loop.db}; returns the session after it. */
   public static Session run(Path dataDir, Transcript t) {
     Path file = dataDir.resolve("human-in-the-loop.db");
-    deleteStore(file); // each run starts afresh: user state would carry over otherwise
+    ExampleSupport.deleteSqliteFile(
+        file); // each run starts afresh: user state would carry over otherwise
     String url = "jdbc:sqlite:" + file;
     try (DatabaseSessionService instanceA = new DatabaseSessionService(url);
         DatabaseSessionService instanceB = new DatabaseSessionService(url)) {
@@ -152,16 +150,6 @@ public final class HumanInTheLoopExample {
       Session expense = ExampleSupport.load(instanceB, APP, USER, "expense");
       t.state("State after the approval", expense);
       return payment;
-    }
-  }
-
-  private static void deleteStore(Path file) {
-    try {
-      for (String suffix : List.of("", "-wal", "-shm")) {
-        Files.deleteIfExists(file.resolveSibling(file.getFileName() + suffix));
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException("Cannot delete " + file, e);
     }
   }
 

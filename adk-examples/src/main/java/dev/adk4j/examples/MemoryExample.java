@@ -15,9 +15,6 @@ import dev.adk4j.sessions.DatabaseSessionService;
 import dev.adk4j.sessions.Session;
 import dev.adk4j.tools.LoadMemoryTool;
 import dev.adk4j.tools.PreloadMemoryTool;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
@@ -36,7 +33,7 @@ public final class MemoryExample {
   /** Runs the example on its own file {@code memory.db} in {@code dataDir}, made afresh. */
   public static void run(Path dataDir, Transcript t) {
     Path file = dataDir.resolve("memory.db");
-    deleteStore(file);
+    ExampleSupport.deleteSqliteFile(file);
     // tag::same-store[]
     String url = "jdbc:sqlite:" + file;
     DatabaseSessionService sessions = new DatabaseSessionService(url);
@@ -157,15 +154,5 @@ public final class MemoryExample {
       b.append(p.text().orElse(""));
     }
     return b.toString();
-  }
-
-  private static void deleteStore(Path file) {
-    try {
-      for (String suffix : List.of("", "-wal", "-shm")) {
-        Files.deleteIfExists(file.resolveSibling(file.getFileName() + suffix));
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException("Cannot delete " + file, e);
-    }
   }
 }

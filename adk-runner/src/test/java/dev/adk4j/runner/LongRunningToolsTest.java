@@ -200,6 +200,15 @@ class LongRunningToolsTest {
     return parts;
   }
 
+  /** A teller whose transfer tool asks a person before each call. */
+  static LlmAgent teller(ScriptedLlm model, Bank bank) {
+    return LlmAgent.builder()
+        .name("teller")
+        .model(model)
+        .tools(FunctionTool.create(bank, "transfer", true))
+        .build();
+  }
+
   static LlmAgent approver(ScriptedLlm model, Tickets tickets) {
     return LlmAgent.builder()
         .name("approver")
@@ -325,12 +334,7 @@ class LongRunningToolsTest {
     Bank bank = new Bank();
     ScriptedLlm firstModel =
         ScriptedLlm.builder().thenFunctionCall("transfer", Map.of("amount", 50)).build();
-    LlmAgent teller =
-        LlmAgent.builder()
-            .name("teller")
-            .model(firstModel)
-            .tools(FunctionTool.create(bank, "transfer", true))
-            .build();
+    LlmAgent teller = teller(firstModel, bank);
     List<Event> paused = run(runner(store.first(), store.app(), teller), Contents.user("pay 50"));
 
     // The call, the tool's answer asking for a confirmation, then the agent's request.
@@ -354,12 +358,7 @@ class LongRunningToolsTest {
 
     Bank otherBank = new Bank();
     ScriptedLlm secondModel = ScriptedLlm.builder().thenText("Sent 50.").build();
-    LlmAgent otherTeller =
-        LlmAgent.builder()
-            .name("teller")
-            .model(secondModel)
-            .tools(FunctionTool.create(otherBank, "transfer", true))
-            .build();
+    LlmAgent otherTeller = teller(secondModel, otherBank);
     Runner second = runner(store.second(), store.app(), otherTeller);
     List<Event> resumed =
         run(
@@ -414,15 +413,12 @@ class LongRunningToolsTest {
     Store store = store(backend);
     Bank bank = new Bank();
     LlmAgent teller =
-        LlmAgent.builder()
-            .name("teller")
-            .model(
-                ScriptedLlm.builder()
-                    .thenFunctionCall("transfer", Map.of("amount", 70))
-                    .thenText("Cancelled.")
-                    .build())
-            .tools(FunctionTool.create(bank, "transfer", true))
-            .build();
+        teller(
+            ScriptedLlm.builder()
+                .thenFunctionCall("transfer", Map.of("amount", 70))
+                .thenText("Cancelled.")
+                .build(),
+            bank);
     Runner runner = runner(store.first(), store.app(), teller);
     List<Event> paused = run(runner, Contents.user("pay 70"));
     String requestId = onlyCall(paused.get(2)).id().orElseThrow();
@@ -536,15 +532,12 @@ class LongRunningToolsTest {
     Store store = store(backend);
     Bank bank = new Bank();
     LlmAgent teller =
-        LlmAgent.builder()
-            .name("teller")
-            .model(
-                ScriptedLlm.builder()
-                    .thenFunctionCall("transfer", Map.of("amount", 5))
-                    .thenText("ok")
-                    .build())
-            .tools(FunctionTool.create(bank, "transfer", true))
-            .build();
+        teller(
+            ScriptedLlm.builder()
+                .thenFunctionCall("transfer", Map.of("amount", 5))
+                .thenText("ok")
+                .build(),
+            bank);
     Runner runner = runner(store.first(), store.app(), teller);
     List<Event> paused = run(runner, Contents.user("pay 5"));
     String callId = onlyCall(paused.get(0)).id().orElseThrow();
@@ -620,11 +613,7 @@ class LongRunningToolsTest {
             runner(
                 services[i],
                 store.app(),
-                LlmAgent.builder()
-                    .name("teller")
-                    .model(ScriptedLlm.builder().thenText("sent").build())
-                    .tools(FunctionTool.create(banks[i], "transfer", true))
-                    .build());
+                teller(ScriptedLlm.builder().thenText("sent").build(), banks[i]));
         Callable<List<Event>> resume =
             () -> {
               go.await();
