@@ -7,6 +7,7 @@ import com.google.genai.types.Part;
 import dev.adk4j.events.Event;
 import dev.adk4j.events.ToolConfirmation;
 import dev.adk4j.internal.tools.PendingCalls;
+import dev.adk4j.sessions.SessionException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -105,14 +106,7 @@ final class Confirmations {
       return null;
     }
     List<Event> events = ctx.session().events();
-    String where =
-        "session '"
-            + ctx.session().id()
-            + "' of user '"
-            + ctx.userId()
-            + "' in app '"
-            + ctx.appName()
-            + "'";
+    String where = SessionException.describe(ctx.appName(), ctx.userId(), ctx.session().id());
     // This agent's own calls, and the calls whose tools asked for a confirmation.
     Map<String, FunctionCall> ownCalls = new HashMap<>();
     Set<String> asked = new HashSet<>();

@@ -371,7 +371,13 @@ public sealed class FunctionTool extends BaseTool permits LongRunningFunctionToo
               } catch (InvocationTargetException e) {
                 return Single.error(e.getCause() != null ? e.getCause() : e);
               }
-              return FunctionResults.await(result).map(FunctionResults::toResponse);
+              // A long-running tool that returned nothing has no answer yet: none is stored.
+              return FunctionResults.await(result)
+                  .map(
+                      r ->
+                          r.isEmpty() && longRunning()
+                              ? Map.<String, Object>of()
+                              : FunctionResults.toResponse(r));
             })
         // The same rule as for a tool that throws to its agent: the failed call's state writes
         // are dropped, so only its error response is stored.

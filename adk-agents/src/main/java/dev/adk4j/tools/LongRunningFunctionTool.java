@@ -1,9 +1,7 @@
 package dev.adk4j.tools;
 
 import com.google.genai.types.FunctionDeclaration;
-import io.reactivex.rxjava3.core.Single;
 import java.lang.reflect.Method;
-import java.util.Map;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
@@ -90,24 +88,6 @@ public final class LongRunningFunctionTool extends FunctionTool {
   public static LongRunningFunctionTool create(
       @Nullable Object instance, Method method, boolean requireConfirmation) {
     return create(FunctionTool.create(instance, method, requireConfirmation));
-  }
-
-  /**
-   * Calls the method as {@link FunctionTool#runAsync} does, except that a method that returns
-   * nothing ({@code null}, {@code void}, an empty {@code Maybe}) answers with an empty map: no
-   * function response is stored for the call until the client sends one.
-   */
-  @Override
-  public Single<Map<String, Object>> runAsync(
-      @Nullable Map<String, Object> args, @Nullable ToolContext context) {
-    return super.runAsync(args, context)
-        .map(
-            response ->
-                response.size() == 1
-                        && response.containsKey("result")
-                        && response.get("result") == null
-                    ? Map.of()
-                    : response);
   }
 
   /** {@code declaration} with the note for the model that the tool runs long. */

@@ -5,6 +5,7 @@ import dev.adk4j.agents.BaseAgent;
 import dev.adk4j.agents.SequentialAgent;
 import dev.adk4j.internal.tools.PendingCalls;
 import dev.adk4j.sessions.Session;
+import dev.adk4j.sessions.SessionException;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -14,14 +15,9 @@ import org.slf4j.LoggerFactory;
  * the branch the calls were made on, starting from the agent that made them, or from its highest
  * ancestor reached through sequential agents only (so the sequence goes on after it).
  *
- * @param paused the agent that made the answered calls
  * @param start the agent the resumed run starts from
  */
-record Resumption(
-    @Nullable String pausedInvocationId,
-    BaseAgent paused,
-    BaseAgent start,
-    @Nullable String branch) {
+record Resumption(@Nullable String pausedInvocationId, BaseAgent start, @Nullable String branch) {
 
   private static final Logger log = LoggerFactory.getLogger(Resumption.class);
 
@@ -35,8 +31,7 @@ record Resumption(
    */
   static @Nullable Resumption of(
       BaseAgent root, Session session, @Nullable Content message, String appName, String userId) {
-    String where =
-        "session '" + session.id() + "' of user '" + userId + "' in app '" + appName + "'";
+    String where = SessionException.describe(appName, userId, session.id());
     PendingCalls.Resume resume = PendingCalls.resumeOf(session.events(), message, where);
     if (resume == null) {
       return null;
@@ -63,7 +58,7 @@ record Resumption(
         where,
         paused.name(),
         start.name());
-    return new Resumption(resume.invocationId(), paused, start, resume.branch());
+    return new Resumption(resume.invocationId(), start, resume.branch());
   }
 
   /** The id of the resumed invocation; {@code fresh} if its events carry none. */

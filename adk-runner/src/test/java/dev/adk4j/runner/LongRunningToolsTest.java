@@ -8,6 +8,7 @@ import com.google.genai.types.FunctionCall;
 import com.google.genai.types.FunctionResponse;
 import com.google.genai.types.Part;
 import dev.adk4j.agents.LlmAgent;
+import dev.adk4j.agents.LoopAgent;
 import dev.adk4j.agents.SequentialAgent;
 import dev.adk4j.events.Event;
 import dev.adk4j.events.ToolConfirmation;
@@ -509,6 +510,66 @@ class LongRunningToolsTest {
     assertThat(store.stored().state())
         .containsEntry("draft", "draft v1")
         .containsEntry("outcome", "approved");
+  }
+
+  @ParameterizedTest
+  @EnumSource(Backend.class)
+  void aLoopStopsWhenASubAgentPauses(Backend backend) throws Exception {
+    Store store = store(backend);
+    Tickets tickets = new Tickets();
+    ScriptedLlm model =
+        ScriptedLlm.builder()
+            .thenFunctionCall("askForApproval", Map.of("purpose", "loop", "amount", 2))
+            .build();
+    LoopAgent loop =
+        LoopAgent.builder()
+            .name("loop")
+            .maxIterations(3)
+            .subAgents(approver(model, tickets))
+            .build();
+    List<Event> paused = run(runner(store.first(), store.app(), loop), Contents.user("go"));
+    assertThat(paused).hasSize(2);
+    assertThat(paused.get(0).hasPendingLongRunningToolCall()).isTrue();
+    assertThat(model.callCount()).isEqualTo(1);
+    assertThat(tickets.calls).hasValue(1);
+  }
+
+  @ParameterizedTest
+  @EnumSource(Backend.class)
+  void anOrdinaryTurnInBetweenLeavesThePendingCallOpen(Backend backend) throws Exception {
+    Store store = store(backend);
+    ScriptedLlm model =
+        ScriptedLlm.builder()
+            .thenFunctionCall("startJob", Map.of("name", "etl"))
+            .thenText("Still running.")
+            .thenText("etl finished")
+            .build();
+    LlmAgent agent =
+        LlmAgent.builder()
+            .name("jobs")
+            .model(model)
+            .tools(LongRunningFunctionTool.create(new Tickets(), "startJob"))
+            .build();
+    Runner runner = runner(store.first(), store.app(), agent);
+    List<Event> paused = run(runner, Contents.user("run etl"));
+    String callId = onlyCall(paused.get(0)).id().orElseThrow();
+
+    List<Event> between = run(runner, Contents.user("status?"));
+    assertThat(between).extracting(Event::stringifyContent).containsExactly("Still running.");
+    // The next turn closes a crashed turn's open calls, but not a call the invocation paused on.
+    assertThat(store.stored().events())
+        .noneMatch(e -> e.errorCode().isPresent())
+        .noneMatch(
+            e ->
+                e.functionResponses().stream()
+                    .anyMatch(r -> r.id().equals(java.util.Optional.of(callId))));
+
+    List<Event> resumed = run(runner, answer(callId, "startJob", Map.of("result", "3 rows")));
+    assertThat(resumed.get(resumed.size() - 1).stringifyContent()).isEqualTo("etl finished");
+    assertThat(resumed).extracting(Event::invocationId).containsOnly(paused.get(0).invocationId());
+    assertThat(ScriptedLlm.functionResponses(model.lastRequest()))
+        .singleElement()
+        .satisfies(r -> assertThat(r.response().orElseThrow()).containsEntry("result", "3 rows"));
   }
 
   static SequentialAgent pipeline(

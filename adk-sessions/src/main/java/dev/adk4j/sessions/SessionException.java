@@ -17,7 +17,8 @@ public class SessionException extends AdkException {
     super(message, cause);
   }
 
-  static String describe(String appName, String userId, String sessionId) {
+  /** How adk4j's errors name a session: {@code session 's' of user 'u' in app 'a'}. */
+  public static String describe(String appName, String userId, String sessionId) {
     return "session '" + sessionId + "' of user '" + userId + "' in app '" + appName + "'";
   }
 }

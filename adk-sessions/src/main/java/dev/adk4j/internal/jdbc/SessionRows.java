@@ -337,6 +337,6 @@ final class SessionRows {
   }
 
   static String describe(String app, String user, String id) {
-    return "session '" + id + "' of user '" + user + "' in app '" + app + "'";
+    return dev.adk4j.sessions.SessionException.describe(app, user, id);
   }
 }
