@@ -6,11 +6,14 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import com.fasterxml.jackson.databind.annotation.JsonPOJOBuilder;
 import dev.adk4j.state.State;
+import java.util.AbstractMap;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
+import java.util.function.BiConsumer;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -32,6 +35,8 @@ import org.jspecify.annotations.Nullable;
 @JsonInclude(JsonInclude.Include.NON_ABSENT)
 public final class EventActions {
 
+  private static final Class<?> MAP_1 = Map.of("k", 1).getClass();
+  private static final Class<?> MAP_N = Map.of().getClass();
   private static final EventActions EMPTY = builder().build();
 
   private final Map<String, @Nullable Object> stateDelta;
@@ -56,6 +61,64 @@ public final class EventActions {
     this.skipSummarization = b.skipSummarization;
     this.rewindBeforeInvocationId = b.rewindBeforeInvocationId;
     this.requestedToolConfirmations = frozen(b.requestedToolConfirmations);
+  }
+
+  /**
+   * Whether {@code map} is one of the JDK's immutable maps ({@link Map#of}, {@link Map#copyOf}):
+   * nothing can change it, and it holds no null (no removal).
+   */
+  private static boolean isJdkImmutable(Map<?, ?> map) {
+    Class<?> c = map.getClass();
+    return c == MAP_N || c == MAP_1;
+  }
+
+  /**
+   * A delta given as a JDK immutable map, kept without a copy: read-only like every built delta,
+   * and, like them, answering queries for a null key or value (the JDK's maps throw there).
+   */
+  private static final class ImmutableDelta extends AbstractMap<String, @Nullable Object> {
+    private final Map<String, Object> map;
+
+    ImmutableDelta(Map<String, Object> map) {
+      this.map = map;
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public Set<Map.Entry<String, @Nullable Object>> entrySet() {
+      // Immutable, of immutable entries.
+      return (Set<Map.Entry<String, @Nullable Object>>) (Set<?>) map.entrySet();
+    }
+
+    @Override
+    public int size() {
+      return map.size();
+    }
+
+    @Override
+    public boolean isEmpty() {
+      return map.isEmpty();
+    }
+
+    @Override
+    public boolean containsKey(@Nullable Object key) {
+      return key != null && map.containsKey(key);
+    }
+
+    @Override
+    public @Nullable Object get(@Nullable Object key) {
+      return key == null ? null : map.get(key);
+    }
+
+    @Override
+    public boolean containsValue(@Nullable Object value) {
+      return value != null && map.containsValue(value);
+    }
+
+    @Override
+    public void forEach(BiConsumer<? super String, ? super @Nullable Object> action) {
+      map.forEach(action);
+    }
   }
 
   /** An unmodifiable copy of {@code map} (the shared empty map when it is empty). */
@@ -196,25 +259,27 @@ public final class EventActions {
       Long theirs = other.stateIncrements.get(key);
       boolean iWrote = stateDelta.containsKey(key);
       if (theirs != null && (!iWrote || mine != null)) {
-        b.stateIncrements.put(key, mine == null ? theirs : Math.addExact(mine, theirs));
-      } else {
-        b.stateIncrements.remove(key);
+        b.increments().put(key, mine == null ? theirs : Math.addExact(mine, theirs));
+      } else if (b.stateIncrements.containsKey(key)) {
+        b.increments().remove(key);
       }
       b.writableStateDelta().put(key, e.getValue());
     }
     other.stateIncrements.forEach(
         (key, amount) -> {
           if (!other.stateDelta.containsKey(key)) {
-            b.stateIncrements.merge(key, amount, Math::addExact);
+            b.increments().merge(key, amount, Math::addExact);
           }
         });
     other.expectedState.forEach(
         (key, value) -> {
           if (!stateDelta.containsKey(key) && !b.expectedState.containsKey(key)) {
-            b.expectedState.put(key, value);
+            b.expected().put(key, value);
           }
         });
-    b.artifactDelta.putAll(other.artifactDelta);
+    if (!other.artifactDelta.isEmpty()) {
+      b.artifacts().putAll(other.artifactDelta);
+    }
     if (other.transferToAgent != null) {
       b.transferToAgent = other.transferToAgent;
     }
@@ -230,7 +295,9 @@ public final class EventActions {
     if (other.compaction != null) {
       b.compaction = other.compaction;
     }
-    b.requestedToolConfirmations.putAll(other.requestedToolConfirmations);
+    if (!other.requestedToolConfirmations.isEmpty()) {
+      b.confirmations().putAll(other.requestedToolConfirmations);
+    }
     return b.build();
   }
 
@@ -332,33 +399,75 @@ public final class EventActions {
   public static final class Builder {
     /**
      * The delta being built. {@link #build()} hands it to the actions it builds (no copy: a delta
-     * is built on every state write) and marks it shared; the next change copies it first.
+     * is built on every state write) and marks it shared; the next change copies it first. A JDK
+     * immutable map given to {@link #stateDelta} is kept as it is, shared from the start.
      */
-    private Map<String, @Nullable Object> stateDelta = new LinkedHashMap<>();
+    private Map<String, @Nullable Object> stateDelta = Map.of();
 
-    private boolean stateDeltaShared;
+    private boolean stateDeltaShared = true;
 
     /** The read-only delta of built actions, shared with the builder until it changes it. */
     private @Nullable Map<String, @Nullable Object> builtStateDelta;
 
-    private final Map<String, Integer> artifactDelta = new LinkedHashMap<>();
-    private final Map<String, @Nullable Object> expectedState = new LinkedHashMap<>();
-    private final Map<String, Long> stateIncrements = new LinkedHashMap<>();
+    // The other maps stay the shared empty map until written (most events write none of them):
+    // read directly, written through artifacts(), expected(), increments(), confirmations().
+    private Map<String, Integer> artifactDelta = Map.of();
+    private Map<String, @Nullable Object> expectedState = Map.of();
+    private Map<String, Long> stateIncrements = Map.of();
     private @Nullable EventCompaction compaction;
     private @Nullable String transferToAgent;
     private @Nullable Boolean escalate;
     private @Nullable Boolean skipSummarization;
     private @Nullable String rewindBeforeInvocationId;
-    private final Map<String, ToolConfirmation> requestedToolConfirmations = new LinkedHashMap<>();
+    private Map<String, ToolConfirmation> requestedToolConfirmations = Map.of();
 
     private Builder() {}
 
+    private Map<String, Integer> artifacts() {
+      if (artifactDelta.isEmpty()) {
+        artifactDelta = new LinkedHashMap<>();
+      }
+      return artifactDelta;
+    }
+
+    private Map<String, @Nullable Object> expected() {
+      if (expectedState.isEmpty()) {
+        expectedState = new LinkedHashMap<>();
+      }
+      return expectedState;
+    }
+
+    private Map<String, Long> increments() {
+      if (stateIncrements.isEmpty()) {
+        stateIncrements = new LinkedHashMap<>();
+      }
+      return stateIncrements;
+    }
+
+    private Map<String, ToolConfirmation> confirmations() {
+      if (requestedToolConfirmations.isEmpty()) {
+        requestedToolConfirmations = new LinkedHashMap<>();
+      }
+      return requestedToolConfirmations;
+    }
+
     /**
      * Replaces the state delta with a copy of {@code delta}; {@code null} or {@link State#REMOVED}
-     * values mean removal.
+     * values mean removal. An immutable map of the JDK ({@link Map#of}) without removals is kept
+     * rather than copied, since nothing can change it.
      */
     @JsonProperty("stateDelta")
     public Builder stateDelta(@Nullable Map<String, ? extends @Nullable Object> delta) {
+      if (delta instanceof ImmutableDelta
+          || (delta != null && isJdkImmutable(delta) && !delta.containsValue(State.REMOVED))) {
+        // Nothing can change it: shared, not copied (as Map.copyOf does); copied on the next write.
+        @SuppressWarnings("unchecked")
+        Map<String, Object> held = (Map<String, Object>) delta;
+        stateDelta = held instanceof ImmutableDelta ? held : new ImmutableDelta(held);
+        stateDeltaShared = true;
+        builtStateDelta = null;
+        return this;
+      }
       Map<String, @Nullable Object> fresh =
           new LinkedHashMap<>(delta == null ? 16 : Math.max(4, delta.size() * 2));
       if (delta != null) {
@@ -394,7 +503,10 @@ public final class EventActions {
       }
       Map<String, @Nullable Object> built = builtStateDelta;
       if (built == null) {
-        built = Collections.unmodifiableMap(stateDelta);
+        built =
+            stateDelta instanceof ImmutableDelta
+                ? stateDelta
+                : Collections.unmodifiableMap(stateDelta);
         builtStateDelta = built;
         stateDeltaShared = true;
       }
@@ -412,9 +524,10 @@ public final class EventActions {
      */
     @JsonIgnore
     public Builder expectedState(@Nullable Map<String, ? extends @Nullable Object> expected) {
-      expectedState.clear();
-      if (expected != null) {
-        expected.forEach((k, v) -> expectedState.put(k, v == State.REMOVED ? null : v));
+      expectedState = Map.of();
+      if (expected != null && !expected.isEmpty()) {
+        Map<String, @Nullable Object> into = expected();
+        expected.forEach((k, v) -> into.put(k, v == State.REMOVED ? null : v));
       }
       return this;
     }
@@ -423,16 +536,17 @@ public final class EventActions {
      * Makes the append conditional on {@code key} holding {@code value} in storage (null: absent).
      */
     public Builder expectState(String key, @Nullable Object value) {
-      expectedState.put(Objects.requireNonNull(key, "key"), value == State.REMOVED ? null : value);
+      expected().put(Objects.requireNonNull(key, "key"), value == State.REMOVED ? null : value);
       return this;
     }
 
     /** Replaces the atomic increments (see {@link EventActions#stateIncrements()}). */
     @JsonIgnore
     public Builder stateIncrements(@Nullable Map<String, Long> increments) {
-      stateIncrements.clear();
-      if (increments != null) {
-        increments.forEach((k, v) -> stateIncrements.put(k, Objects.requireNonNull(v, k)));
+      stateIncrements = Map.of();
+      if (increments != null && !increments.isEmpty()) {
+        Map<String, Long> into = increments();
+        increments.forEach((k, v) -> into.put(k, Objects.requireNonNull(v, k)));
       }
       return this;
     }
@@ -442,7 +556,7 @@ public final class EventActions {
      * increment of the key already set); the stored delta records the resulting value.
      */
     public Builder incrementState(String key, long amount) {
-      stateIncrements.merge(Objects.requireNonNull(key, "key"), amount, Math::addExact);
+      increments().merge(Objects.requireNonNull(key, "key"), amount, Math::addExact);
       return this;
     }
 
@@ -455,9 +569,9 @@ public final class EventActions {
 
     @JsonProperty("artifactDelta")
     public Builder artifactDelta(@Nullable Map<String, Integer> delta) {
-      artifactDelta.clear();
-      if (delta != null) {
-        artifactDelta.putAll(delta);
+      artifactDelta = Map.of();
+      if (delta != null && !delta.isEmpty()) {
+        artifacts().putAll(delta);
       }
       return this;
     }
@@ -491,11 +605,12 @@ public final class EventActions {
     @JsonProperty("requestedToolConfirmations")
     public Builder requestedToolConfirmations(
         @Nullable Map<String, ToolConfirmation> confirmations) {
-      requestedToolConfirmations.clear();
-      if (confirmations != null) {
+      requestedToolConfirmations = Map.of();
+      if (confirmations != null && !confirmations.isEmpty()) {
+        Map<String, ToolConfirmation> into = confirmations();
         confirmations.forEach(
             (id, c) ->
-                requestedToolConfirmations.put(
+                into.put(
                     Objects.requireNonNull(id, "function call id"), Objects.requireNonNull(c, id)));
       }
       return this;
@@ -503,8 +618,10 @@ public final class EventActions {
 
     /** Records that the tool answering function call {@code functionCallId} asks for {@code c}. */
     public Builder requestToolConfirmation(String functionCallId, ToolConfirmation c) {
-      requestedToolConfirmations.put(
-          Objects.requireNonNull(functionCallId, "functionCallId"), Objects.requireNonNull(c, "c"));
+      confirmations()
+          .put(
+              Objects.requireNonNull(functionCallId, "functionCallId"),
+              Objects.requireNonNull(c, "c"));
       return this;
     }
 

@@ -45,6 +45,40 @@ class EventActionsBuilderTest {
   }
 
   @Test
+  void anImmutableDelta_isKeptAsItIs_readOnly_andAnswersNullQueries() {
+    EventActions.Builder b = EventActions.builder().stateDelta(Map.of("a", 1, "user:b", "x"));
+    EventActions built = b.build();
+
+    assertThat(built.stateDelta()).isEqualTo(Map.of("a", 1, "user:b", "x"));
+    assertThat(built.stateDelta().containsKey(null)).isFalse();
+    assertThat(built.stateDelta().get(null)).isNull();
+    assertThat(built.stateDelta().containsValue(null)).isFalse();
+    assertThat(built.stateDelta().keySet().contains(null)).isFalse();
+    assertThatThrownBy(() -> built.stateDelta().put("c", 2))
+        .isInstanceOf(UnsupportedOperationException.class);
+    assertThatThrownBy(() -> built.stateDelta().entrySet().iterator().next().setValue(2))
+        .isInstanceOf(UnsupportedOperationException.class);
+
+    // A later write copies it first: what was built stays as it was.
+    EventActions next = b.putState("c", 3).removeState("a").build();
+    assertThat(built.stateDelta()).hasSize(2).containsEntry("a", 1);
+    Map<String, Object> expected = new HashMap<>(Map.of("user:b", "x", "c", 3));
+    expected.put("a", null);
+    assertThat(next.stateDelta()).isEqualTo(expected);
+    assertThat(built.toBuilder().build()).isEqualTo(built);
+    assertThat(built.merge(next).stateDelta()).isEqualTo(expected);
+  }
+
+  @Test
+  void anImmutableDeltaWithRemovals_isCopied_withTheRemovalsAsNull() {
+    EventActions actions =
+        EventActions.builder().stateDelta(Map.of("gone", State.REMOVED, "k", "v")).build();
+
+    assertThat(actions.stateDelta()).containsEntry("gone", null).containsEntry("k", "v");
+    assertThat(actions.stateDelta().containsValue(null)).isTrue();
+  }
+
+  @Test
   void mergeAndToBuilder_leaveBothSourcesAsTheyWere() {
     EventActions left = EventActions.builder().putState("a", 1).putState("b", 1).build();
     EventActions right = EventActions.builder().putState("b", 2).putState("c", 3).build();

@@ -187,7 +187,9 @@ final class Appends {
     Map<String, @Nullable Object> full;
     Map<String, @Nullable Object> kept;
     Map<String, @Nullable Object> secrets;
-    if (isStoredForm(session, delta)) {
+    Supplier<String> where = session::describe;
+    long keptAtMost = storedFormAtMost(session, delta, limits, where);
+    if (keptAtMost >= 0) {
       full = delta;
       kept = delta;
       secrets = Map.of();
@@ -245,28 +247,42 @@ final class Appends {
                         .stateIncrements(Map.of())
                         .build())
                 .build();
-    limits.checkAppend(kept, stored, session::describe); // stored's delta is kept
+    if (kept == delta) { // its values were measured by storedFormAtMost
+      limits.checkEvent(stored, keptAtMost, where);
+    } else {
+      limits.checkAppend(kept, stored, where); // stored's delta is kept
+    }
     if (!secrets.isEmpty()) {
-      limits.checkValues(secrets, session::describe);
+      limits.checkValues(secrets, where);
     }
     return new PendingAppend(session, stored, full, kept, expected, increments, secrets);
   }
 
   /**
-   * Whether {@code delta} is already what is stored: valid keys, none {@code temp:}, every value
-   * {@linkplain Json#isSettled settled}. Checks each key up to the first that is not so.
+   * Whether {@code delta} is already what is stored (valid keys, none {@code temp:}, every value
+   * {@linkplain Json#isSettled settled}), and if so its size bound as {@link
+   * SessionLimits#checkValues} returns it, its values checked against {@code limits}; -1 if not.
+   * One pass, up to the first key that is not so: this runs on every append.
    *
-   * @throws IllegalArgumentException naming the key and the session for an invalid key
+   * @throws IllegalArgumentException naming the key and the session for an invalid key or a value
+   *     over the limit
    */
-  private static boolean isStoredForm(Session session, Map<String, @Nullable Object> delta) {
+  private static long storedFormAtMost(
+      Session session,
+      Map<String, @Nullable Object> delta,
+      SessionLimits limits,
+      Supplier<String> where) {
+    long atMost = 2;
     for (Map.Entry<String, @Nullable Object> e : delta.entrySet()) {
       String key = e.getKey();
+      Object value = e.getValue();
       checkKey(session, key);
-      if (!Json.isSettled(e.getValue()) || !Scope.of(key).isStored()) {
-        return false;
+      if (!Json.isSettled(value) || !Scope.of(key).isStored()) {
+        return -1;
       }
+      atMost += limits.checkValue(key, value, where);
     }
-    return true;
+    return atMost;
   }
 
   /** The {@code secret:} entries of {@code delta}, values frozen. */

@@ -7,6 +7,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.RandomAccess;
+import org.jspecify.annotations.Nullable;
 
 /**
  * An append-only list of events whose snapshots cost nothing to take and share their storage.
@@ -18,8 +19,8 @@ import java.util.RandomAccess;
  * never writes where the log it came from may write. Reading the events of a 10,000-event session
  * is then O(1), and appending is O(1) whatever the length.
  *
- * <p>Appends are serialized by the log's monitor; readers need no lock: a snapshot is published
- * through a volatile field after its events are written.
+ * <p>Appends are serialized by the log's monitor; readers need no lock: an append writes its event
+ * before it publishes the new size through a volatile field.
  */
 final class EventLog {
 
@@ -96,14 +97,32 @@ final class EventLog {
     }
   }
 
-  /** The events appended so far; replaced (never changed) at each append. */
-  private volatile Snapshot current;
+  /** Where this log's events start in its chunks (a log made from a window of another). */
+  private final int start;
+
+  /**
+   * The chunks; replaced when a table or chunk is copied. Written before {@link #size}, so a reader
+   * that reads {@code size} first finds at least that many events in whatever chunks it reads.
+   */
+  private volatile Event[][] chunks;
+
+  /** The number of events; written last by an append, which publishes it. */
+  private volatile int size;
+
+  /**
+   * The last snapshot handed out, reused by reads until an append (immutable with final fields, so
+   * it may be shared without a lock). Appends make no snapshot: a read makes one when it needs it.
+   */
+  private @Nullable Snapshot last;
 
   /** Whether the last chunk and the chunk table may be written in place. */
   private boolean ownsTail;
 
-  private EventLog(Snapshot start, boolean ownsTail) {
-    this.current = start;
+  private EventLog(Snapshot from, boolean ownsTail) {
+    this.start = from.start;
+    this.chunks = from.chunks;
+    this.size = from.size;
+    this.last = from;
     this.ownsTail = ownsTail;
   }
 
@@ -129,36 +148,46 @@ final class EventLog {
 
   /** An immutable view of the events appended so far; O(1). */
   List<Event> snapshot() {
-    return current;
+    int n = size; // before the chunks: see there
+    Event[][] c = chunks;
+    Snapshot s = last;
+    if (s == null || s.size != n || s.chunks != c) {
+      s = new Snapshot(c, start, n);
+      last = s;
+    }
+    return s;
   }
 
   int size() {
-    return current.size;
+    return size;
   }
 
   /** Appends {@code event}. */
   synchronized void add(Event event) {
-    Snapshot s = current;
-    int end = s.end();
+    int n = size;
+    int end = start + n;
     int chunk = end >>> SHIFT;
     int offset = end & MASK;
-    Event[][] chunks = s.chunks;
+    Event[][] c = chunks;
     if (!ownsTail) {
       // The chunks may be shared with the log this one came from, which may write past our end:
       // write into copies of the table and of the partial last chunk.
-      chunks = Arrays.copyOf(chunks, Math.max(chunks.length, chunk + 1));
+      c = Arrays.copyOf(c, Math.max(c.length, chunk + 1));
       if (offset > 0) {
-        chunks[chunk] = Arrays.copyOf(chunks[chunk], CHUNK);
+        c[chunk] = Arrays.copyOf(c[chunk], CHUNK);
       }
       ownsTail = true;
     }
-    if (chunk >= chunks.length) {
-      chunks = Arrays.copyOf(chunks, Math.max(4, chunks.length * 2));
+    if (chunk >= c.length) {
+      c = Arrays.copyOf(c, Math.max(4, c.length * 2));
     }
     if (offset == 0) {
-      chunks[chunk] = new Event[CHUNK];
+      c[chunk] = new Event[CHUNK];
     }
-    chunks[chunk][offset] = event;
-    current = new Snapshot(chunks, s.start, s.size + 1);
+    c[chunk][offset] = event;
+    if (c != chunks) {
+      chunks = c;
+    }
+    size = n + 1;
   }
 }

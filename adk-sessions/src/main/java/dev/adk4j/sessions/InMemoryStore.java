@@ -8,12 +8,10 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableSet;
 import java.util.Objects;
-import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.UUID;
@@ -121,7 +119,7 @@ final class InMemoryStore implements SessionStore {
     long[] appendOrder = new long[8];
 
     /** The ids of {@link #events}: an id is stored once per session. */
-    final Set<String> eventIds = new HashSet<>();
+    final EventIds eventIds = new EventIds();
 
     Instant lastUpdateTime;
     long revision;
@@ -137,8 +135,21 @@ final class InMemoryStore implements SessionStore {
     /** When the session expires (its last activity + ttl), or null. */
     @Nullable Instant expireAt;
 
-    StoredSession(Instant created) {
+    /** The store holding this record, and whether the record was removed from it. */
+    final InMemoryStore store;
+
+    boolean removed;
+
+    /** The app and user records the session belongs to (never removed once made). */
+    final AppData app;
+
+    final UserData user;
+
+    StoredSession(Instant created, InMemoryStore store, AppData app, UserData user) {
       this.lastUpdateTime = created;
+      this.store = store;
+      this.app = app;
+      this.user = user;
     }
   }
 
@@ -166,7 +177,7 @@ final class InMemoryStore implements SessionStore {
         }
         remove(appName, userId, id, user); // expired: as if deleted, the id is free
       }
-      StoredSession stored = new StoredSession(now);
+      StoredSession stored = new StoredSession(now, this, app, user);
       if (timeToLive != null) {
         stored.ttl = timeToLive;
         stored.expireAt = now.plus(timeToLive);
@@ -350,10 +361,9 @@ final class InMemoryStore implements SessionStore {
               continue;
             }
             int drop = all.size() - keepLast;
-            for (Event e : all.subList(0, drop)) {
-              stored.eventIds.remove(e.id());
-            }
-            stored.events = EventLog.of(new ArrayList<>(all.subList(drop, all.size())));
+            List<Event> kept = new ArrayList<>(all.subList(drop, all.size()));
+            stored.events = EventLog.of(kept);
+            stored.eventIds.retainOnly(() -> kept.stream().map(Event::id).iterator());
             stored.trimmed += drop;
             long[] order = new long[Math.max(8, stored.appendOrder.length - drop)];
             System.arraycopy(stored.appendOrder, drop, order, 0, all.size() - drop);
@@ -376,7 +386,7 @@ final class InMemoryStore implements SessionStore {
     String sessionId = append.sessionId();
     lock.writeLock().lock();
     try {
-      StoredSession stored = find(appName, userId, sessionId);
+      StoredSession stored = recordOf(append);
       if (stored.revision != expectedRevision) {
         throw new StaleSessionException(
             appName, userId, sessionId, expectedRevision, stored.revision);
@@ -391,12 +401,12 @@ final class InMemoryStore implements SessionStore {
             "an append from outside the invocation that holds the session's lease was refused");
       }
       Event event = append.event();
-      if (stored.eventIds.contains(event.id())) {
+      int idHash = EventIds.hash(event.id());
+      if (stored.eventIds.contains(event.id(), idHash)) { // added below, once nothing else fails
         throw append.duplicateEvent();
       }
-      // find() found the session, so its app and user records exist.
-      AppData app = Objects.requireNonNull(apps.get(appName), "the session's app");
-      UserData user = Objects.requireNonNull(app.users.get(userId), "the session's user");
+      AppData app = stored.app;
+      UserData user = stored.user;
       Map<String, Object> resolved = Map.of();
       if (append.isConditional()) {
         append
@@ -431,7 +441,7 @@ final class InMemoryStore implements SessionStore {
         changedScopeOf(e.getKey(), app, user, stored).put(e.getKey(), e.getValue());
       }
       stored.events.add(resolved.isEmpty() ? event : append.eventWith(resolved));
-      stored.eventIds.add(event.id());
+      stored.eventIds.add(event.id(), idHash);
       int index = stored.events.size() - 1; // of the event just added
       if (index == stored.appendOrder.length) {
         stored.appendOrder = java.util.Arrays.copyOf(stored.appendOrder, index * 2);
@@ -590,6 +600,20 @@ final class InMemoryStore implements SessionStore {
     return stored;
   }
 
+  /**
+   * The session an append is made to: the record its copy was read from when that is still this
+   * store's and live (no lookup by ids), else {@link #find}. Under the lock.
+   */
+  private StoredSession recordOf(PendingAppend append) {
+    if (append.storedAs() instanceof StoredSession) {
+      StoredSession known = (StoredSession) append.storedAs();
+      if (known.store == this && !known.removed && !expired(known)) {
+        return known;
+      }
+    }
+    return find(append.appName(), append.userId(), append.sessionId());
+  }
+
   /** Whether {@code stored} has expired: only a session with a time to live reads the clock. */
   private boolean expired(StoredSession stored) {
     return stored.expireAt != null && expired(stored, clock.instant());
@@ -604,6 +628,7 @@ final class InMemoryStore implements SessionStore {
   private void remove(String appName, String userId, String sessionId, UserData user) {
     StoredSession removed = user.sessions.remove(sessionId);
     if (removed != null) {
+      removed.removed = true;
       user.byUpdate.remove(new Position(removed.lastUpdateTime, sessionId));
       if (removed.expireAt != null) {
         expiring.remove(new Expiring(removed.expireAt, appName, userId, sessionId));
@@ -723,12 +748,13 @@ final class InMemoryStore implements SessionStore {
       stored.snapshot = snapshot;
     }
     return new Session(
-        id,
-        appName,
-        userId,
-        new CopyOnWriteStateMap(snapshot),
-        events,
-        stored.lastUpdateTime,
-        stored.revision);
+            id,
+            appName,
+            userId,
+            new CopyOnWriteStateMap(snapshot),
+            events,
+            stored.lastUpdateTime,
+            stored.revision)
+        .storedAs(stored);
   }
 }

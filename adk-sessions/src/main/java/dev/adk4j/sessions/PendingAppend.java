@@ -23,6 +23,7 @@ public final class PendingAppend {
   private final String userId;
   private final String sessionId;
   private final Event event;
+  private final @Nullable Object storedAs;
   private final Map<String, @Nullable Object> fullDelta;
   private final Map<String, @Nullable Object> stored;
 
@@ -44,6 +45,7 @@ public final class PendingAppend {
     this.appName = session.appName();
     this.userId = session.userId();
     this.sessionId = session.id();
+    this.storedAs = session.storedAs();
     this.event = event;
     this.fullDelta = fullDelta;
     this.stored = stored;
@@ -56,6 +58,7 @@ public final class PendingAppend {
     this.appName = from.appName;
     this.userId = from.userId;
     this.sessionId = from.sessionId;
+    this.storedAs = from.storedAs;
     this.event = from.event;
     this.fullDelta = from.fullDelta;
     Map<String, @Nullable Object> all = new LinkedHashMap<>(delta.app());
@@ -91,6 +94,11 @@ public final class PendingAppend {
 
   public String sessionId() {
     return sessionId;
+  }
+
+  /** The store's record of the session, from the copy the append was made through; or null. */
+  @Nullable Object storedAs() {
+    return storedAs;
   }
 
   /**

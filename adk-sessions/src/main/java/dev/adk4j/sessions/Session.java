@@ -42,6 +42,12 @@ public final class Session {
   private volatile long revision;
   private volatile @Nullable String leaseOwner;
 
+  /**
+   * The record of the store that made this copy, which the store may use to find the session again
+   * without looking it up by its ids (it checks the record is still its own and live); or null.
+   */
+  private volatile @Nullable Object storedAs;
+
   private Session(Builder b) {
     this(
         requireText(b.id, "id"),
@@ -157,6 +163,16 @@ public final class Session {
     this.leaseOwner = owner;
   }
 
+  @Nullable Object storedAs() {
+    return storedAs;
+  }
+
+  /** Remembers the store's record of this session (see the field); for the store that made it. */
+  Session storedAs(Object record) {
+    this.storedAs = record;
+    return this;
+  }
+
   /**
    * A copy of this session at the same revision: its state values deep-copied, its (immutable)
    * events shared.
@@ -185,14 +201,16 @@ public final class Session {
 
   /**
    * Brings this copy up to date after its event was stored: applies the full delta (temp keys
-   * included, for the rest of the invocation), adds the stored event and takes the new revision.
+   * included, for the rest of the invocation), adds the stored event and takes the new revision. A
+   * value the copy already holds (the very instance: a {@link dev.adk4j.state.State} wrote it there
+   * when it recorded the delta) is not written again.
    */
   void applyAppended(Event stored, Map<String, @Nullable Object> fullDelta, long newRevision) {
     fullDelta.forEach(
         (k, v) -> {
           if (v == null) {
             state.remove(k);
-          } else {
+          } else if (state.get(k) != v) {
             state.put(k, v);
           }
         });

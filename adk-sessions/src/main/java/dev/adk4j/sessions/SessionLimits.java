@@ -76,29 +76,38 @@ public final class SessionLimits {
   long checkValues(Map<String, @Nullable Object> values, Supplier<String> where) {
     long atMost = 2;
     for (Map.Entry<String, @Nullable Object> e : values.entrySet()) {
-      Object value = e.getValue();
-      long valueAtMost = JsonSizes.valueAtMost(value);
-      if (value != null && valueAtMost > maxValueBytes) {
-        check(
-            value,
-            maxValueBytes,
-            "maxValueBytes",
-            "State value for key '" + e.getKey() + "'",
-            where);
-      }
-      atMost += JsonSizes.stringAtMost(e.getKey()) + 2 + valueAtMost;
+      atMost += checkValue(e.getKey(), e.getValue(), where);
     }
     return atMost;
   }
 
   /**
-   * {@link #checkValues} of {@code storedDelta}, then refuses {@code stored} (whose state delta is
-   * {@code storedDelta}) over {@link #maxEventBytes()}: each value is bounded once, for both
-   * checks.
+   * {@link #checkValues} of one entry.
+   *
+   * @return a bound of the entry's size in a JSON object, separator included
+   */
+  long checkValue(String key, @Nullable Object value, Supplier<String> where) {
+    long valueAtMost = JsonSizes.valueAtMost(value);
+    if (value != null && valueAtMost > maxValueBytes) {
+      check(value, maxValueBytes, "maxValueBytes", "State value for key '" + key + "'", where);
+    }
+    return JsonSizes.stringAtMost(key) + 2 + valueAtMost;
+  }
+
+  /**
+   * {@link #checkValues} of {@code storedDelta}, then {@link #checkEvent} of {@code stored} (whose
+   * state delta is {@code storedDelta}): each value is bounded once, for both checks.
    */
   void checkAppend(
       Map<String, @Nullable Object> storedDelta, Event stored, Supplier<String> where) {
-    long deltaAtMost = checkValues(storedDelta, where);
+    checkEvent(stored, checkValues(storedDelta, where), where);
+  }
+
+  /**
+   * Refuses {@code stored} over {@link #maxEventBytes()}, given a bound of its state delta's size
+   * as {@link #checkValues} returns it.
+   */
+  void checkEvent(Event stored, long deltaAtMost, Supplier<String> where) {
     if (JsonSizes.eventAtMost(stored, deltaAtMost) > maxEventBytes) {
       check(stored, maxEventBytes, "maxEventBytes", "Event '" + stored.id() + "'", where);
     }

@@ -690,6 +690,29 @@ public abstract class SessionServiceContract {
   }
 
   @Test
+  void appendThroughACopyOfADeletedSession_isRefused_andAfterRecreationReachesTheNewSession() {
+    Session used = create("alice", "s1", map());
+    append(used, map("k", 1)); // revision 1
+    Session fresh = get("alice", "s1");
+    Session untouched = create("alice", "s2", map()); // revision 0
+    service.deleteSession(APP, "alice", "s1").blockingAwait();
+    service.deleteSession(APP, "alice", "s2").blockingAwait();
+
+    assertThatThrownBy(() -> append(fresh, map("k", 2)))
+        .isInstanceOf(SessionNotFoundException.class);
+    create("alice", "s1", map());
+    create("alice", "s2", map());
+    // The old copy is behind the new session of the same id: refused, nothing stored.
+    assertThatThrownBy(() -> append(used, map("k", 3))).isInstanceOf(StaleSessionException.class);
+    assertThat(get("alice", "s1").events()).isEmpty();
+    // A copy at revision 0 matches the new session's revision: the append is stored where
+    // reads find it (not in the deleted session's records).
+    append(untouched, map("k", 4));
+    assertThat(get("alice", "s2").state()).containsEntry("k", 4);
+    assertThat(get("alice", "s2").events()).hasSize(1);
+  }
+
+  @Test
   void listSessions_returnsTheUsersSessionsWithStateAndNoEvents() {
     Session s1 = create("alice", "s1", map("k", 1));
     append(s1, map("user:u", "x"));
