@@ -48,19 +48,23 @@ public enum Scope {
 
   /** The scope of {@code key}. */
   public static Scope of(String key) {
-    if (key.startsWith(State.APP_PREFIX)) {
-      return APP;
+    // The first character tells which prefix the key can have (this runs several times per key
+    // of every append): one comparison of the prefix at most.
+    if (key.isEmpty()) {
+      return SESSION;
     }
-    if (key.startsWith(State.USER_PREFIX)) {
-      return USER;
+    switch (key.charAt(0)) {
+      case 'a':
+        return key.startsWith(State.APP_PREFIX) ? APP : SESSION;
+      case 'u':
+        return key.startsWith(State.USER_PREFIX) ? USER : SESSION;
+      case 't':
+        return key.startsWith(State.TEMP_PREFIX) ? TEMP : SESSION;
+      case 's':
+        return key.startsWith(State.SECRET_PREFIX) ? SECRET : SESSION;
+      default:
+        return SESSION;
     }
-    if (key.startsWith(State.TEMP_PREFIX)) {
-      return TEMP;
-    }
-    if (key.startsWith(State.SECRET_PREFIX)) {
-      return SECRET;
-    }
-    return SESSION;
   }
 
   /**

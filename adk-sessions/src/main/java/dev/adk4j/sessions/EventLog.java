@@ -19,8 +19,9 @@ import org.jspecify.annotations.Nullable;
  * never writes where the log it came from may write. Reading the events of a 10,000-event session
  * is then O(1), and appending is O(1) whatever the length.
  *
- * <p>Appends are serialized by the log's monitor; readers need no lock: an append writes its event
- * before it publishes the new size through a volatile field.
+ * <p>Appends must be serialized by the caller: the in-memory store's write lock, the monitor of the
+ * session copy. Readers need no lock: an append writes its event before it publishes the new size
+ * through a volatile field.
  */
 final class EventLog {
 
@@ -162,8 +163,8 @@ final class EventLog {
     return size;
   }
 
-  /** Appends {@code event}. */
-  synchronized void add(Event event) {
+  /** Appends {@code event}; never called concurrently (see the class). */
+  void add(Event event) {
     int n = size;
     int end = start + n;
     int chunk = end >>> SHIFT;

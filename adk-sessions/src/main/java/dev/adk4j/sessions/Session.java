@@ -206,14 +206,15 @@ public final class Session {
    * when it recorded the delta) is not written again.
    */
   void applyAppended(Event stored, Map<String, @Nullable Object> fullDelta, long newRevision) {
-    fullDelta.forEach(
-        (k, v) -> {
-          if (v == null) {
-            state.remove(k);
-          } else if (state.get(k) != v) {
-            state.put(k, v);
-          }
-        });
+    for (Map.Entry<String, @Nullable Object> e : fullDelta.entrySet()) {
+      String k = e.getKey();
+      Object v = e.getValue();
+      if (v == null) {
+        state.remove(k);
+      } else if (state.get(k) != v) {
+        state.put(k, v);
+      }
+    }
     events.add(stored);
     lastUpdateTime = Instant.ofEpochMilli(stored.timestamp());
     revision = newRevision;
