@@ -423,32 +423,25 @@ public final class EventActions {
 
     private Builder() {}
 
+    /** {@code map} to write to: a new one in place of an empty one (the shared empty map). */
+    private static <V> Map<String, V> writable(Map<String, V> map) {
+      return map.isEmpty() ? new LinkedHashMap<>() : map;
+    }
+
     private Map<String, Integer> artifacts() {
-      if (artifactDelta.isEmpty()) {
-        artifactDelta = new LinkedHashMap<>();
-      }
-      return artifactDelta;
+      return artifactDelta = writable(artifactDelta);
     }
 
     private Map<String, @Nullable Object> expected() {
-      if (expectedState.isEmpty()) {
-        expectedState = new LinkedHashMap<>();
-      }
-      return expectedState;
+      return expectedState = writable(expectedState);
     }
 
     private Map<String, Long> increments() {
-      if (stateIncrements.isEmpty()) {
-        stateIncrements = new LinkedHashMap<>();
-      }
-      return stateIncrements;
+      return stateIncrements = writable(stateIncrements);
     }
 
     private Map<String, ToolConfirmation> confirmations() {
-      if (requestedToolConfirmations.isEmpty()) {
-        requestedToolConfirmations = new LinkedHashMap<>();
-      }
-      return requestedToolConfirmations;
+      return requestedToolConfirmations = writable(requestedToolConfirmations);
     }
 
     /**
