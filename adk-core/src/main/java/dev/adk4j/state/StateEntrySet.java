@@ -5,7 +5,6 @@ import java.util.AbstractSet;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.Map.Entry;
-import org.jspecify.annotations.Nullable;
 
 /**
  * {@link State#entrySet()}: the live entries; removals (through the set or its iterator) and each
@@ -22,31 +21,8 @@ final class StateEntrySet extends AbstractSet<Entry<String, Object>> {
 
   @Override
   public Iterator<Entry<String, Object>> iterator() {
-    Iterator<Entry<String, Object>> it = live.entrySet().iterator();
-    return new Iterator<>() {
-      private @Nullable String last;
-
-      @Override
-      public boolean hasNext() {
-        return it.hasNext();
-      }
-
-      @Override
-      public Entry<String, Object> next() {
-        Entry<String, Object> e = it.next();
-        last = e.getKey();
-        return new TrackedEntry(owner, e.getKey(), e.getValue());
-      }
-
-      @Override
-      public void remove() {
-        if (last == null) {
-          throw new IllegalStateException();
-        }
-        owner.remove(last);
-        last = null;
-      }
-    };
+    return new RemovingIterator<>(
+        owner, live, e -> new TrackedEntry(owner, e.getKey(), e.getValue()));
   }
 
   @Override

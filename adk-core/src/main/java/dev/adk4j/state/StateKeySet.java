@@ -3,7 +3,6 @@ package dev.adk4j.state;
 import java.util.AbstractSet;
 import java.util.Iterator;
 import java.util.Map;
-import org.jspecify.annotations.Nullable;
 
 /**
  * {@link State#keySet()}: the live keys, whose removals (through the set or its iterator) go
@@ -20,30 +19,7 @@ final class StateKeySet extends AbstractSet<String> {
 
   @Override
   public Iterator<String> iterator() {
-    Iterator<String> it = live.keySet().iterator();
-    return new Iterator<>() {
-      private @Nullable String last;
-
-      @Override
-      public boolean hasNext() {
-        return it.hasNext();
-      }
-
-      @Override
-      public String next() {
-        last = it.next();
-        return last;
-      }
-
-      @Override
-      public void remove() {
-        if (last == null) {
-          throw new IllegalStateException();
-        }
-        owner.remove(last);
-        last = null;
-      }
-    };
+    return new RemovingIterator<>(owner, live, Map.Entry::getKey);
   }
 
   @Override

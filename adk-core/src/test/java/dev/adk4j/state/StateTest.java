@@ -184,6 +184,18 @@ class StateTest {
   }
 
   @Test
+  void aViewIteratorsRemove_needsANextFirst_andRemovesOnce() {
+    Iterator<String> keys = state.keySet().iterator();
+    assertThatThrownBy(keys::remove).isInstanceOf(IllegalStateException.class);
+    Iterator<Map.Entry<String, Object>> entries = state.entrySet().iterator();
+    String first = entries.next().getKey();
+    entries.remove();
+    assertThatThrownBy(entries::remove).isInstanceOf(IllegalStateException.class);
+    assertThat(live).doesNotContainKey(first).hasSize(2);
+    assertThat(state.delta()).containsOnlyKeys(first);
+  }
+
+  @Test
   void entrySet_removalAndSetValue_areRecorded() {
     state.entrySet().removeIf(e -> e.getKey().equals("a"));
     state.entrySet().remove(Map.entry("b", 2));
