@@ -230,6 +230,30 @@ public abstract class StateHistoryContract {
     }
   }
 
+  /** Issue 33: a key written only by increments (as {@code State.increment} does) has a history. */
+  @Test
+  void keysWrittenOnlyByIncrements_haveEveryIncrementInTheirHistory() {
+    create("alice", "s1");
+    create("alice", "s2");
+    append("alice", "s1", "agent", Map.of(), Map.of("user:n", 1L, "visits", 1L), clock += 1000);
+    append("alice", "s2", "agent", Map.of(), Map.of("user:n", 1L), clock += 1000);
+    append("alice", "s1", "agent", Map.of(), Map.of("visits", 2L, "app:hits", 3L), clock += 1000);
+
+    assertThat(history("alice", "s1", "user:n"))
+        .isEqualTo(replay("alice", "s1", "user:n"))
+        .hasSize(2);
+    assertThat(values("alice", "s1", "user:n")).containsExactly(1, 2);
+    assertThat(values("alice", "s1", "visits")).containsExactly(1, 3);
+    assertThat(values("alice", "s2", "visits")).isEmpty();
+    assertThat(values("alice", "s2", "app:hits")).containsExactly(3);
+  }
+
+  private List<Object> values(String user, String session, String key) {
+    return service.stateHistory("app", user, session, key).blockingGet().stream()
+        .map(c -> (Object) ((Number) c.value()).intValue())
+        .toList();
+  }
+
   @Test
   void removals_andIncrements_areChanges() {
     create("alice", "s1");

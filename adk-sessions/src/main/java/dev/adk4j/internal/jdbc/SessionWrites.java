@@ -289,7 +289,7 @@ final class SessionWrites {
             ps.setString(5, eventJson);
             ps.executeUpdate();
           }
-          StateHistoryRows.record(c, pk, revision, app, user, append.delta());
+          StateHistoryRows.record(c, pk, revision, app, user, append.delta(), append.increments());
           return new Appended(revision, resolved);
         });
   }

@@ -10,8 +10,10 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -63,24 +65,36 @@ final class StateHistoryRows {
     this.tx = tx;
   }
 
-  /** Indexes the keys of an appended event's delta, in the append's transaction. */
+  /**
+   * Indexes the keys an appended event changes, in the append's transaction: the keys of its delta
+   * and the keys it increments (whose results the stored event's delta records, though they are not
+   * in {@code delta}).
+   */
   static void record(
-      Connection c, long sessionPk, long seq, String app, String user, Scope.Split delta)
+      Connection c,
+      long sessionPk,
+      long seq,
+      String app,
+      String user,
+      Scope.Split delta,
+      Map<String, Long> increments)
       throws SQLException {
-    if (delta.isEmpty()) {
+    if (delta.isEmpty() && increments.isEmpty()) {
       return;
     }
+    Set<String> keys = new LinkedHashSet<>();
+    keys.addAll(delta.app().keySet());
+    keys.addAll(delta.user().keySet());
+    keys.addAll(delta.session().keySet());
+    keys.addAll(increments.keySet());
     try (PreparedStatement ps = c.prepareStatement(INSERT)) {
-      for (Map<String, @Nullable Object> part :
-          List.of(delta.app(), delta.user(), delta.session())) {
-        for (String key : part.keySet()) {
-          ps.setLong(1, sessionPk);
-          ps.setLong(2, seq);
-          ps.setString(3, app);
-          ps.setString(4, user);
-          ps.setString(5, key);
-          ps.addBatch();
-        }
+      for (String key : keys) {
+        ps.setLong(1, sessionPk);
+        ps.setLong(2, seq);
+        ps.setString(3, app);
+        ps.setString(4, user);
+        ps.setString(5, key);
+        ps.addBatch();
       }
       ps.executeBatch();
     }
