@@ -80,11 +80,31 @@ class SqliteStateHistoryTest extends StateHistoryContract {
     try (Connection c = DriverManager.getConnection(url());
         Statement st = c.createStatement()) {
       st.execute("DROP TABLE adk_state_history");
-      st.execute("DELETE FROM adk_schema_history WHERE version = '11'");
+      st.execute("DELETE FROM adk_schema_history WHERE version IN ('11', '12')");
     }
     service = createService();
     assertThat(history("alice", "s1", "k")).isEqualTo(replay("alice", "s1", "k")).isNotEmpty();
     assertThat(history("bob", "s3", "app:a").size()).isEqualTo(replay("bob", "s3", "app:a").size());
     assertThat(history("alice", "s1", "user:u")).containsExactlyInAnyOrderElementsOf(before);
+  }
+
+  /** Version 12 rebuilds the index, so increments stored before it have their history too. */
+  @Test
+  void incrementsIndexedBeforeVersion12_gainTheirHistoryFromTheMigration() throws Exception {
+    create("alice", "s1");
+    append("alice", "s1", "agent", Map.of("k", "v"), Map.of("user:n", 1L), 1_000L);
+    append("alice", "s1", "agent", Map.of(), Map.of("user:n", 2L), 2_000L);
+    List<String> expected = replay("alice", "s1", "user:n");
+    assertThat(expected).hasSize(2);
+    closeService(service);
+    // What a store written before version 12 holds: no rows for keys only incremented.
+    try (Connection c = DriverManager.getConnection(url());
+        Statement st = c.createStatement()) {
+      st.execute("DELETE FROM adk_state_history WHERE state_key = 'user:n'");
+      st.execute("DELETE FROM adk_schema_history WHERE version = '12'");
+    }
+    service = createService();
+    assertThat(history("alice", "s1", "user:n")).isEqualTo(expected);
+    assertThat(history("alice", "s1", "k")).isEqualTo(replay("alice", "s1", "k")).hasSize(1);
   }
 }
