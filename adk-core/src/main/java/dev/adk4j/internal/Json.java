@@ -2,6 +2,7 @@ package dev.adk4j.internal;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
 import com.fasterxml.jackson.core.json.JsonWriteFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
@@ -11,6 +12,7 @@ import com.fasterxml.jackson.databind.ObjectWriter;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.datatype.jdk8.Jdk8Module;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
+import dev.adk4j.state.State;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -41,6 +43,24 @@ public final class Json {
                   JsonInclude.Include.NON_ABSENT, JsonInclude.Include.ALWAYS));
 
   private static final ObjectReader READER = MAPPER.reader();
+
+  /**
+   * Reads what a session store holds: as {@link #READER}, but without Jackson's limit on the length
+   * of a name (50,000 characters), so that a map key a store accepted before adk4j bounded keys
+   * ({@link State#MAX_KEY_BYTES}) cannot make a stored state or event unreadable. What is stored
+   * was bounded in size when it was written.
+   */
+  private static final ObjectReader STORED_READER = storedMapper().reader();
+
+  private static ObjectMapper storedMapper() {
+    ObjectMapper mapper = MAPPER.copy();
+    mapper
+        .getFactory()
+        .setStreamReadConstraints(
+            StreamReadConstraints.builder().maxNameLength(Integer.MAX_VALUE).build());
+    return mapper;
+  }
+
   private static final ObjectWriter WRITER = MAPPER.writer();
 
   private Json() {}
@@ -51,6 +71,14 @@ public final class Json {
    */
   public static ObjectReader reader() {
     return READER;
+  }
+
+  /**
+   * A reader for JSON a session store wrote (state values, events): {@link #reader()}'s settings
+   * without a bound on the length of names.
+   */
+  public static ObjectReader storedReader() {
+    return STORED_READER;
   }
 
   /**
@@ -81,8 +109,14 @@ public final class Json {
     return normalize(key, value, 0);
   }
 
-  /** Deeper than this is refused (Jackson's own write limit is 1000). */
-  private static final int MAX_DEPTH = 500;
+  /**
+   * Deeper than this is refused (Jackson's own limit is 1000): a value is 1 level deep when it is a
+   * map or a list of scalars.
+   */
+  private static final int MAX_DEPTH = State.MAX_DEPTH;
+
+  /** The longest key of a map inside a value, as of a state key. */
+  private static final int MAX_KEY_BYTES = State.MAX_KEY_BYTES;
 
   /**
    * Walks maps with string keys and lists itself, copying them (the common case, and the hot path
@@ -110,19 +144,18 @@ public final class Json {
         return value;
       }
     }
-    if (depth > MAX_DEPTH) {
-      throw new IllegalArgumentException(
-          "State value for key '" + key + "' cannot be serialized to JSON: " + describe(null));
-    }
     if (value instanceof Map && hasOnlyStringKeys((Map<?, ?>) value)) {
+      checkDepth(key, depth);
       Map<String, Object> source = (Map<String, Object>) value;
       Map<String, Object> copy = new LinkedHashMap<>(Math.max(4, source.size() * 2));
       for (Map.Entry<String, Object> e : source.entrySet()) {
+        checkInnerKey(key, e.getKey());
         copy.put(e.getKey(), normalize(key, e.getValue(), depth + 1));
       }
       return copy;
     }
     if (value instanceof List) {
+      checkDepth(key, depth);
       List<Object> source = (List<Object>) value;
       List<Object> copy = new ArrayList<>(source.size());
       for (Object o : source) {
@@ -130,16 +163,74 @@ public final class Json {
       }
       return copy;
     }
-    return roundTrip(key, value);
+    Object tree = roundTrip(key, value);
+    checkTree(key, tree, depth);
+    return tree;
+  }
+
+  /** Refuses a map or list that {@code depth} maps and lists already enclose, if too deep. */
+  private static void checkDepth(String key, int depth) {
+    if (depth >= MAX_DEPTH) {
+      throw tooDeep(key);
+    }
+  }
+
+  private static IllegalArgumentException tooDeep(String key) {
+    return new IllegalArgumentException(
+        "State value for key '"
+            + key
+            + "' nests maps and lists more than "
+            + MAX_DEPTH
+            + " levels deep (State.MAX_DEPTH)");
+  }
+
+  /** Refuses a key of a map inside a value over {@link #MAX_KEY_BYTES}; never names it (data). */
+  private static void checkInnerKey(String key, String inner) {
+    if (Text.longerThan(inner, MAX_KEY_BYTES)) {
+      throw new IllegalArgumentException(
+          "State value for key '"
+              + key
+              + "' holds a map whose key is "
+              + Text.utf8Length(inner)
+              + " bytes of UTF-8, over the limit of "
+              + MAX_KEY_BYTES
+              + " (State.MAX_KEY_BYTES)");
+    }
+  }
+
+  /**
+   * Checks the depth and the map keys of a JSON tree that a record, POJO or other object became,
+   * {@code depth} maps and lists enclosing it.
+   */
+  private static void checkTree(String key, @Nullable Object tree, int depth) {
+    if (tree instanceof Map) {
+      checkDepth(key, depth);
+      for (Map.Entry<?, ?> e : ((Map<?, ?>) tree).entrySet()) {
+        checkInnerKey(key, String.valueOf(e.getKey()));
+        checkTree(key, e.getValue(), depth + 1);
+      }
+    } else if (tree instanceof List) {
+      checkDepth(key, depth);
+      for (Object v : (List<?>) tree) {
+        checkTree(key, v, depth + 1);
+      }
+    }
   }
 
   /** Writes NaN and infinities as bare tokens, so that they are seen when read back. */
   private static final com.fasterxml.jackson.databind.ObjectWriter STRICT_WRITER =
       MAPPER.writer().without(JsonWriteFeature.WRITE_NAN_AS_STRINGS);
 
-  /** Reads bare NaN and infinity tokens, so that they can be refused with the key's name. */
+  /**
+   * Reads bare NaN and infinity tokens, so that they can be refused with the key's name, and
+   * decimals as {@code BigDecimal}, so that a number a double cannot hold is seen ({@link
+   * #settle}).
+   */
   private static final com.fasterxml.jackson.databind.ObjectReader LENIENT_READER =
-      MAPPER.readerFor(Object.class).with(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS);
+      MAPPER
+          .readerFor(Object.class)
+          .with(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
+          .with(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
 
   /**
    * The JSON round trip of a value that is not a plain map, list or scalar: a record, a POJO, a
@@ -148,12 +239,12 @@ public final class Json {
    * a container) Jackson reads the JSON back into its own class and that copy writes the same JSON.
    * A lambda, a thread, an object whose state Jackson cannot rebuild is refused.
    */
-  private static Object roundTrip(String key, Object value) {
+  private static @Nullable Object roundTrip(String key, Object value) {
     Class<?> type = value.getClass();
     if (type.isSynthetic() || type.getName().contains("$$Lambda")) {
       throw refused(key, type, "it is a lambda or synthetic class: code, not data", null);
     }
-    Object tree;
+    @Nullable Object tree;
     byte[] json;
     try {
       json = STRICT_WRITER.writeValueAsBytes(value);
@@ -163,7 +254,7 @@ public final class Json {
     } catch (java.io.IOException e) {
       throw refused(key, type, "it cannot be read back from JSON: " + describe(e), e);
     }
-    checkFinite(key, type, tree);
+    tree = settle(key, type, tree);
     if (value instanceof Map
         || value instanceof java.util.Collection
         || value instanceof Number
@@ -189,7 +280,7 @@ public final class Json {
     }
     Object again;
     try {
-      again = LENIENT_READER.readValue(STRICT_WRITER.writeValueAsBytes(copy));
+      again = settle(key, type, LENIENT_READER.readValue(STRICT_WRITER.writeValueAsBytes(copy)));
     } catch (java.io.IOException | RuntimeException e) {
       throw refused(key, type, "its copy read back from JSON cannot be written again", e);
     }
@@ -212,29 +303,51 @@ public final class Json {
         cause);
   }
 
-  /** Refuses a NaN or infinity anywhere in a value read back from JSON. */
-  private static void checkFinite(String key, Class<?> type, @Nullable Object tree) {
-    if (tree instanceof Double) {
-      double d = (Double) tree;
-      if (Double.isNaN(d) || Double.isInfinite(d)) {
+  /**
+   * A value read back from JSON ({@link #LENIENT_READER}) as a session service stores it: its
+   * decimals as doubles. Refuses a NaN or an infinity anywhere in it (a {@code BigDecimal} beyond
+   * the range of a double included) and a non-zero decimal that a double would turn into zero (as
+   * {@code 1e-400}): either would read back as another value. Maps and lists are changed in place.
+   */
+  @SuppressWarnings("unchecked")
+  private static @Nullable Object settle(String key, Class<?> type, @Nullable Object tree) {
+    if (tree instanceof java.math.BigDecimal) {
+      java.math.BigDecimal decimal = (java.math.BigDecimal) tree;
+      double d = decimal.doubleValue();
+      if (Double.isInfinite(d)) {
         throw refused(
             key,
             type,
-            "it holds "
-                + d
-                + ", which is not a JSON number (a BigDecimal beyond the range of a double"
-                + " reads back as infinity)",
+            "it holds a number beyond the range of a double, which would read back as " + d,
             null);
       }
+      if (d == 0.0 && decimal.signum() != 0) {
+        throw refused(
+            key,
+            type,
+            "it holds a non-zero number closer to zero than a double can be ("
+                + decimal.toString().length()
+                + " characters as written), which would read back as 0.0",
+            null);
+      }
+      return d;
+    }
+    if (tree instanceof Double) {
+      double d = (Double) tree;
+      if (Double.isNaN(d) || Double.isInfinite(d)) {
+        throw refused(key, type, "it holds " + d + ", which is not a JSON number", null);
+      }
     } else if (tree instanceof Map) {
-      for (Object v : ((Map<?, ?>) tree).values()) {
-        checkFinite(key, type, v);
+      for (Map.Entry<Object, Object> e : ((Map<Object, Object>) tree).entrySet()) {
+        e.setValue(settle(key, type, e.getValue()));
       }
     } else if (tree instanceof List) {
-      for (Object v : (List<?>) tree) {
-        checkFinite(key, type, v);
+      List<Object> list = (List<Object>) tree;
+      for (int i = 0; i < list.size(); i++) {
+        list.set(i, settle(key, type, list.get(i)));
       }
     }
+    return tree;
   }
 
   private static boolean hasOnlyStringKeys(Map<?, ?> map) {

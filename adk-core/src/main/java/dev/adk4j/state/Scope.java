@@ -1,5 +1,6 @@
 package dev.adk4j.state;
 
+import dev.adk4j.internal.Text;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.Map;
@@ -76,7 +77,8 @@ public enum Scope {
   }
 
   /**
-   * Checks that {@code key} is a valid state key: non-null, non-empty, and not a bare prefix.
+   * Checks that {@code key} is a valid state key: non-null, non-empty, not a bare prefix, and at
+   * most {@link State#MAX_KEY_BYTES} bytes of UTF-8.
    *
    * @throws IllegalArgumentException if it is not
    */
@@ -89,6 +91,16 @@ public enum Scope {
     String k = (String) key;
     if (k.isEmpty()) {
       throw new IllegalArgumentException("State keys are non-empty strings, got an empty key");
+    }
+    if (Text.longerThan(k, State.MAX_KEY_BYTES)) {
+      throw new IllegalArgumentException(
+          "State key "
+              + Text.quote(k)
+              + " is "
+              + Text.utf8Length(k)
+              + " bytes of UTF-8, over the limit of "
+              + State.MAX_KEY_BYTES
+              + " (State.MAX_KEY_BYTES)");
     }
     Scope scope = of(k);
     if (scope != SESSION && k.length() == scope.prefix.length()) {

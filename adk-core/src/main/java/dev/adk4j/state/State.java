@@ -61,6 +61,16 @@ public final class State implements ConcurrentMap<String, Object>, ReadonlyState
   public static final String REDACTED = "***";
 
   /**
+   * The longest state key, in bytes of UTF-8: a longer key is refused at the write, naming it. The
+   * same bound applies to the keys of maps inside a value. Every session service applies it the
+   * same way, so that no key can make a stored state unreadable or exceed a database index's limit.
+   */
+  public static final int MAX_KEY_BYTES = 1024;
+
+  /** How deeply maps and lists may nest in a value: deeper values are refused at the write. */
+  public static final int MAX_DEPTH = 500;
+
+  /**
    * Marks a removal in a hand-built delta map that cannot hold {@code null} (such as a {@link
    * ConcurrentHashMap}). {@code EventActions} turns it into {@code null}.
    */

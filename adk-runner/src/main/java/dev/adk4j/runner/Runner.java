@@ -689,7 +689,7 @@ public class Runner {
           "Invocation {} of agent '{}' on {} failed ({}): {}",
           ctx.invocationId(),
           agent.name(),
-          "session '" + sessionId + "' of user '" + userId + "' in app '" + appName + "'",
+          dev.adk4j.sessions.SessionException.describe(appName, userId, sessionId),
           code,
           message);
       try {

@@ -3,6 +3,7 @@ package dev.adk4j.sessions;
 import dev.adk4j.events.Event;
 import dev.adk4j.events.EventActions;
 import dev.adk4j.internal.Json;
+import dev.adk4j.internal.Text;
 import dev.adk4j.state.Scope;
 import io.reactivex.rxjava3.core.Single;
 import java.util.Collections;
@@ -103,6 +104,9 @@ final class Appends {
         () -> {
           checkIds(appName, userId);
           String id = sessionIdOrNew(sessionId);
+          checkLength(appName, "appName");
+          checkLength(userId, "userId");
+          checkLength(id, "sessionId");
           Scope.Split initial = initialState(appName, userId, id, state);
           Map<String, Object> secrets = initialSecrets(appName, userId, id, state);
           Supplier<String> where = () -> SessionException.describe(appName, userId, id);
@@ -373,6 +377,24 @@ final class Appends {
    * logs and messages, and no service stores it. Other ids are kept exactly as given (surrounding
    * whitespace included).
    */
+  /**
+   * Refuses an id of a new session over {@link SessionLimits#MAX_ID_BYTES}. Only creation checks
+   * it, so that sessions a store already holds stay reachable whatever their ids.
+   */
+  private static void checkLength(String value, String name) {
+    if (Text.longerThan(value, SessionLimits.MAX_ID_BYTES)) {
+      throw new IllegalArgumentException(
+          name
+              + " "
+              + Text.quote(value)
+              + " is "
+              + Text.utf8Length(value)
+              + " bytes of UTF-8, over the limit of "
+              + SessionLimits.MAX_ID_BYTES
+              + " for a new session (SessionLimits.MAX_ID_BYTES); nothing was stored");
+    }
+  }
+
   static String requireText(@Nullable String value, String name) {
     if (value == null) { // the message is built only on failure: this runs on every call
       throw new NullPointerException(name + " must not be null");
@@ -382,7 +404,7 @@ final class Appends {
     }
     if (value.isBlank()) {
       throw new IllegalArgumentException(
-          name + " must not be blank, got '" + value + "' (whitespace only)");
+          name + " must not be blank, got " + Text.quote(value) + " (whitespace only)");
     }
     return value;
   }

@@ -1,6 +1,7 @@
 package dev.adk4j.sessions;
 
 import dev.adk4j.AdkException;
+import dev.adk4j.internal.Text;
 
 /**
  * The root of the session service's exceptions. Messages name the app, user and session they are
@@ -19,6 +20,11 @@ public class SessionException extends AdkException {
 
   /** How adk4j's errors name a session: {@code session 's' of user 'u' in app 'a'}. */
   public static String describe(String appName, String userId, String sessionId) {
-    return "session '" + sessionId + "' of user '" + userId + "' in app '" + appName + "'";
+    return "session "
+        + Text.quote(sessionId)
+        + " of user "
+        + Text.quote(userId)
+        + " in app "
+        + Text.quote(appName);
   }
 }

@@ -28,6 +28,13 @@ public final class SessionLimits {
   /** 4 MiB. */
   public static final int DEFAULT_MAX_EVENT_BYTES = 4 << 20;
 
+  /**
+   * The longest app name, user id or session id of a new session, in bytes of UTF-8 (a fixed bound,
+   * the same for every service): three such ids and a state key ({@link
+   * dev.adk4j.state.State#MAX_KEY_BYTES}) fit in one PostgreSQL index entry.
+   */
+  public static final int MAX_ID_BYTES = 512;
+
   private static final SessionLimits DEFAULTS =
       new SessionLimits(DEFAULT_MAX_VALUE_BYTES, DEFAULT_MAX_EVENT_BYTES);
 

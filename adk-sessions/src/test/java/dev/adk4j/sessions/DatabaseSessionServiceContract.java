@@ -445,7 +445,8 @@ abstract class DatabaseSessionServiceContract extends SessionServiceContract {
             "日本語 / ελληνικά / עברית / 🦆🙂",
             " leading and trailing ",
             "x".repeat(300),
-            "é".repeat(200) + "🦆".repeat(100));
+            "é".repeat(150) + "🦆".repeat(50)); // 500 bytes: ids are at most 512
+
     for (String id : hostile) {
       String app = "app " + id;
       String user = "user " + id;
@@ -519,10 +520,10 @@ abstract class DatabaseSessionServiceContract extends SessionServiceContract {
   }
 
   @Test
-  void malformedStoredValue_failsReadsOfItsSessionNamingSessionAndKey_andOthersStayReadable()
+  void malformedStoredValue_isLeftOutOfReads_namedInALog_andFailsOnlyWritesThatMustReadIt()
       throws Exception {
     assumeThat(malformedJson()).as("the JSON column accepts malformed text").isPresent();
-    create("alice", "s1", map("k", 1));
+    create("alice", "s1", map("k", 1, "other", "kept"));
     create("alice", "s2", map("k", 2));
     try (Connection c = raw();
         PreparedStatement ps =
@@ -533,13 +534,89 @@ abstract class DatabaseSessionServiceContract extends SessionServiceContract {
       ps.setLong(2, pkOf(c, "alice", "s1"));
       assertThat(ps.executeUpdate()).isEqualTo(1);
     }
-
-    assertThatThrownBy(() -> get("alice", "s1"))
-        .isInstanceOf(SessionException.class)
-        .hasMessageContaining("'s1'")
-        .hasMessageContaining("'alice'")
-        .hasMessageContaining("key 'k'");
+    assertUnreadableValueIsQuarantined("s1", "k", Map.of("other", "kept"));
     assertThat(get("alice", "s2").state()).containsEntry("k", 2);
+  }
+
+  @Test
+  void unreadableAppValue_isLeftOutForEveryUser_andTheirSessionsStayServed() throws Exception {
+    create("alice", "s1", map("app:cfg", map("mode", "on"), "app:other", 1));
+    create("bob", "s2", map());
+    // Valid JSON that Jackson refuses (nested deeper than its limit of 1,000): any database
+    // accepts it, as a store written by another program could hold.
+    String tooDeep = "[".repeat(1200) + "]".repeat(1200);
+    try (Connection c = raw();
+        PreparedStatement ps =
+            c.prepareStatement(
+                "UPDATE adk_app_state SET state_value = "
+                    + jsonParameter()
+                    + " WHERE state_key = 'app:cfg'")) {
+      ps.setString(1, tooDeep);
+      assertThat(ps.executeUpdate()).isEqualTo(1);
+    }
+    assertThat(get("bob", "s2").state()).containsOnlyKeys("app:other");
+    assertThat(service.listSessions(APP, "bob").blockingGet().sessions()).hasSize(1);
+    assertThat(create("carol", "s3", map("k", 1)).state()).containsOnlyKeys("k", "app:other");
+    assertUnreadableValueIsQuarantined("s1", "app:cfg", Map.of("app:other", 1));
+    assertThat(get("bob", "s2").state()).containsEntry("app:cfg", "repaired");
+  }
+
+  /**
+   * A value that cannot be read is left out of the session's state (logged at ERROR naming key and
+   * session, never the value); an increment of it fails naming the key; a blind write repairs it.
+   */
+  private void assertUnreadableValueIsQuarantined(
+      String session, String key, Map<String, Object> others) {
+    try (LogCapture logs = LogCapture.of("dev.adk4j.internal.jdbc")) {
+      Session read = get("alice", session);
+      assertThat(read.state()).doesNotContainKey(key).containsAllEntriesOf(others);
+      assertThat(logs.errors())
+          .anySatisfy(
+              line -> assertThat(line).contains("'" + key + "'", "'" + session + "'", "repair"));
+      Event increment =
+          Event.builder()
+              .invocationId("inv")
+              .author("agent")
+              .actions(
+                  dev.adk4j.events.EventActions.builder().stateIncrements(Map.of(key, 1L)).build())
+              .build();
+      assertThatThrownBy(() -> service.appendEvent(read, increment).blockingGet())
+          .isInstanceOf(SessionException.class)
+          .hasMessageContaining("'" + key + "'")
+          .hasMessageContaining("repair");
+      Session again = get("alice", session);
+      append(again, map(key, "repaired"));
+      assertThat(get("alice", session).state()).containsEntry(key, "repaired");
+    }
+  }
+
+  @Test
+  void aStoreHoldingAHugeKeyInsideAValue_writtenBeforeTheBound_servesEveryUser() throws Exception {
+    create("alice", "s1", map("app:cfg", map("mode", "on")));
+    create("bob", "s2", map("k", 1));
+    String huge = "x".repeat(50_001);
+    try (Connection c = raw();
+        PreparedStatement ps =
+            c.prepareStatement(
+                "UPDATE adk_app_state SET state_value = "
+                    + jsonParameter()
+                    + " WHERE state_key = 'app:cfg'")) {
+      ps.setString(1, "{\"" + huge + "\": 1}");
+      assertThat(ps.executeUpdate()).isEqualTo(1);
+    }
+    for (String user : List.of("alice", "bob")) {
+      Session s = get(user, user.equals("alice") ? "s1" : "s2");
+      assertThat(s.state().get("app:cfg")).isEqualTo(Map.of(huge, 1));
+      assertThat(service.listSessions(APP, user).blockingGet().sessions()).hasSize(1);
+    }
+    assertThat(create("carol", "s3", map()).state()).containsKey("app:cfg");
+    // Writing it again is refused by the bound; writing something else repairs it.
+    Session bob = get("bob", "s2");
+    assertThatThrownBy(() -> append(bob, map("app:cfg", map(huge, 2))))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("State.MAX_KEY_BYTES");
+    append(get("bob", "s2"), map("app:cfg", map("mode", "off")));
+    assertThat(get("alice", "s1").state()).containsEntry("app:cfg", Map.of("mode", "off"));
   }
 
   @Override
@@ -942,6 +1019,7 @@ abstract class DatabaseSessionServiceContract extends SessionServiceContract {
         DatabaseSessionConfig.builder().leaseDuration(java.time.Duration.ofMillis(600)).build();
     create("alice", "s1", Map.of());
     DatabaseSessionService dead = open(shortLease);
+    long acquired = System.nanoTime();
     SessionLease orphan =
         dead.acquireLease(APP, "alice", "s1", java.time.Duration.ZERO).blockingGet();
     Session deadCopy = dead.getSession(APP, "alice", "s1").blockingGet();
@@ -949,11 +1027,10 @@ abstract class DatabaseSessionServiceContract extends SessionServiceContract {
     // The holder stops without releasing: its lease is no longer renewed.
     dead.close();
     try (DatabaseSessionService survivor = open(shortLease)) {
-      long start = System.nanoTime();
       SessionLease taken =
           survivor.acquireLease(APP, "alice", "s1", java.time.Duration.ofSeconds(10)).blockingGet();
-      long waitedMs = (System.nanoTime() - start) / 1_000_000;
-      assertThat(waitedMs).isBetween(100L, 5_000L);
+      // Not before the orphan's lease ran out (however slowly this machine got here).
+      assertThat((System.nanoTime() - acquired) / 1_000_000).isGreaterThanOrEqualTo(550L);
       Session copy = survivor.getSession(APP, "alice", "s1").blockingGet();
       taken.attach(copy);
       survivor.appendEvent(copy, event(Map.of("k", 1))).blockingGet();

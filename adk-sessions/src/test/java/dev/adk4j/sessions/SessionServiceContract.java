@@ -14,6 +14,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
@@ -1608,5 +1609,157 @@ public abstract class SessionServiceContract {
         .hasMessageContaining("maxValueBytes");
     append(s, map("blob", "x".repeat(limit - 2))); // two quotes make exactly 1 MiB of JSON
     assertThat((String) get("alice", "s1").state().get("blob")).hasSize(limit - 2);
+  }
+
+  // ---- hostile input (issue 33): the same bounds on every backend, messages without data ----
+
+  /**
+   * Every operation a user of the app can make still works, for alice and for bob, and {@code
+   * app:cfg} holds what it held.
+   */
+  private void assertEveryUserIsServed(Object appCfg) {
+    for (String user : List.of("alice", "bob")) {
+      assertThat(get(user, user + "-1").state()).containsEntry("app:cfg", appCfg);
+      assertThat(service.listSessions(APP, user).blockingGet().sessions()).isNotEmpty();
+      assertThat(
+              service
+                  .listSessions(APP, user, ListSessionsRequest.builder().pageSize(10).build())
+                  .blockingGet()
+                  .sessions())
+          .isNotEmpty();
+    }
+    Session fresh = create("carol", "carol-" + UUID.randomUUID(), map("k", 1));
+    assertThat(fresh.state()).containsEntry("app:cfg", appCfg);
+    append(fresh, map("user:n", 1));
+  }
+
+  @Test
+  void aHugeKeyInsideAnAppValue_isRefusedAtTheAppend_andEveryUserIsStillServed() {
+    create("alice", "alice-1", map("app:cfg", map("mode", "on")));
+    Session bob = create("bob", "bob-1", map());
+    String huge = "x".repeat(50_001);
+    for (Object value :
+        List.of(
+            map(huge, 1),
+            map("nested", List.of(map(huge, true))),
+            map("deeper", map("k", map(huge, "v"))))) {
+      assertThatThrownBy(() -> append(bob, map("app:cfg", value)))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("'app:cfg'")
+          .hasMessageContaining("State.MAX_KEY_BYTES")
+          .hasMessageContaining("'bob'")
+          .satisfies(e -> assertThat(e.getMessage()).hasSizeLessThan(600).doesNotContain("xxxxx"));
+    }
+    assertThatThrownBy(() -> create("bob", "bob-2", map("app:cfg", map(huge, 1))))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("State.MAX_KEY_BYTES");
+    assertThat(get("bob", "bob-1").events()).isEmpty();
+    assertThat(get("bob", "bob-2")).isNull();
+    assertEveryUserIsServed(Map.of("mode", "on"));
+  }
+
+  @Test
+  void aHugeStateKey_isRefusedAtTheAppendAndAtCreation_namedInShort() {
+    create("alice", "alice-1", map("app:cfg", 1));
+    Session bob = create("bob", "bob-1", map());
+    for (String key :
+        List.of(
+            "k".repeat(50_001),
+            "user:" + "k".repeat(50_001),
+            "app:" + "k".repeat(1 << 20),
+            "€".repeat(342))) {
+      assertThatThrownBy(() -> append(bob, map(key, 1)))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("State.MAX_KEY_BYTES")
+          .hasMessageContaining("characters)")
+          .satisfies(e -> assertThat(e.getMessage()).hasSizeLessThan(600));
+      assertThatThrownBy(() -> create("bob", "bob-2", map(key, 1)))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("State.MAX_KEY_BYTES");
+    }
+    // Increments go through the same check.
+    Event increment =
+        Event.builder()
+            .invocationId("inv")
+            .author("agent")
+            .actions(EventActions.builder().stateIncrements(Map.of("n".repeat(2000), 1L)).build())
+            .build();
+    assertThatThrownBy(() -> service.appendEvent(bob, increment).blockingGet())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("State.MAX_KEY_BYTES");
+    // At the bound, a key is stored and read back on every backend.
+    String longest = "user:" + "k".repeat(State.MAX_KEY_BYTES - 5);
+    append(bob, map(longest, "v"));
+    assertThat(get("bob", "bob-1").state()).containsEntry(longest, "v");
+    assertThat(get("bob", "bob-1").events()).hasSize(1);
+    assertThat(get("bob", "bob-2")).isNull();
+    assertEveryUserIsServed(1);
+  }
+
+  @Test
+  void nesting_deeperThan500Levels_isRefused_500IsStored() {
+    Session s = create("alice", "s1", map());
+    Object deep = "leaf";
+    for (int i = 0; i < State.MAX_DEPTH; i++) {
+      deep = map("n", deep);
+    }
+    append(s, map("ok", deep));
+    Object stored = get("alice", "s1").state().get("ok");
+    int levels = 0;
+    while (stored instanceof Map<?, ?> m) {
+      levels++;
+      stored = m.get("n");
+    }
+    assertThat(levels).isEqualTo(State.MAX_DEPTH);
+    Object tooDeep = map("n", deep);
+    assertThatThrownBy(() -> append(s, map("deep", tooDeep)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("'deep'")
+        .hasMessageContaining("State.MAX_DEPTH");
+    assertThat(get("alice", "s1").state()).doesNotContainKey("deep");
+  }
+
+  @Test
+  void aNumberADoubleWouldTurnIntoZero_isRefused_notStoredAsZero() {
+    Session s = create("alice", "s1", map());
+    assertThatThrownBy(() -> append(s, map("tiny", new java.math.BigDecimal("1e-400"))))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("'tiny'")
+        .hasMessageContaining("0.0");
+    assertThatThrownBy(
+            () -> append(s, map("m", map("v", List.of(new java.math.BigDecimal("-1e-400"))))))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("'m'");
+    append(s, map("small", new java.math.BigDecimal("1e-300")));
+    assertThat(get("alice", "s1").state()).containsOnlyKeys("small").containsEntry("small", 1e-300);
+  }
+
+  @Test
+  void idsOfANewSession_overTheBound_areRefusedNamedInShort_andNothingIsStored() {
+    String atBound = "u".repeat(SessionLimits.MAX_ID_BYTES);
+    Session s = create(atBound, atBound, map("user:k", 1));
+    assertThat(get(atBound, atBound).state()).containsEntry("user:k", 1);
+    append(s, map("k", 2));
+    String over = "é".repeat(SessionLimits.MAX_ID_BYTES / 2 + 1); // 2 bytes each
+    String huge = "i".repeat(1 << 20);
+    for (String[] ids :
+        List.of(
+            new String[] {APP, "alice", over, "sessionId"},
+            new String[] {APP, over, "s1", "userId"},
+            new String[] {over, "alice", "s1", "appName"},
+            new String[] {APP, huge, "s1", "userId"})) {
+      assertThatThrownBy(
+              () -> service.createSession(ids[0], ids[1], map("user:k", 1), ids[2]).blockingGet())
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining(ids[3])
+          .hasMessageContaining("SessionLimits.MAX_ID_BYTES")
+          .satisfies(e -> assertThat(e.getMessage()).hasSizeLessThan(400));
+    }
+    assertThat(service.listSessions(APP, "alice").blockingGet().sessions()).isEmpty();
+    // Reads of such ids find nothing, with messages as short.
+    assertThat(service.getSession(APP, huge, "s1").blockingGet()).isNull();
+    assertThatThrownBy(() -> service.listEvents(APP, huge, "s1").blockingGet())
+        .isInstanceOf(SessionNotFoundException.class)
+        .satisfies(e -> assertThat(e.getMessage()).hasSizeLessThan(400));
   }
 }

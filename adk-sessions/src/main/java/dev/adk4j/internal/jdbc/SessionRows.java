@@ -3,6 +3,7 @@ package dev.adk4j.internal.jdbc;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import dev.adk4j.events.Event;
 import dev.adk4j.internal.Json;
+import dev.adk4j.internal.Text;
 import dev.adk4j.sessions.GetSessionConfig;
 import dev.adk4j.sessions.Session;
 import dev.adk4j.sessions.SessionException;
@@ -24,6 +25,7 @@ import org.jspecify.annotations.Nullable;
  * with a {@link SessionException} naming the session and the key or event.
  */
 final class SessionRows {
+  private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(SessionRows.class);
 
   private final SqlText sql;
   private final java.time.Clock clock;
@@ -146,7 +148,7 @@ final class SessionRows {
       ps.setString(3, user);
       try (ResultSet rs = ps.executeQuery()) {
         while (rs.next()) {
-          shared.put(rs.getString(1), parseValue(rs.getString(1), rs.getString(2), context));
+          putValue(shared, rs.getString(1), rs.getString(2), context);
         }
       }
     }
@@ -163,8 +165,7 @@ final class SessionRows {
       ps.setLong(4, pk);
       try (ResultSet rs = ps.executeQuery()) {
         while (rs.next()) {
-          String key = rs.getString(1);
-          state.put(key, parseValue(key, rs.getString(2), context));
+          putValue(state, rs.getString(1), rs.getString(2), context);
         }
       }
     }
@@ -234,27 +235,64 @@ final class SessionRows {
     return events;
   }
 
+  /**
+   * The stored value of a key, for a write that must know it (a read-modify-write, an increment).
+   *
+   * @throws SessionException naming the key and the session if the stored value cannot be read
+   */
   static Object parseValue(String key, String json, String context) {
     try {
-      return Json.reader().forType(Object.class).readValue(json);
+      return Json.storedReader().forType(Object.class).readValue(json);
     } catch (JsonProcessingException e) {
       throw new SessionException(
           "Corrupt stored state of "
               + context
-              + ": the value of key '"
-              + key
-              + "' is not valid JSON: "
-              + e.getOriginalMessage(),
+              + ": the value of key "
+              + Text.quote(key)
+              + " cannot be read ("
+              + cutMessage(e.getOriginalMessage())
+              + "); write the key again or remove it to repair it",
           e);
     }
   }
 
+  /**
+   * Puts the stored value of {@code key} into {@code into}, for a read of a session's state. A
+   * value that cannot be read is left out, with an error logged naming the key (never the value),
+   * so that one bad row cannot make every session of an app or user unreadable; a write that must
+   * read it still fails ({@link #parseValue}).
+   */
+  static void putValue(Map<String, Object> into, String key, String json, String context) {
+    try {
+      into.put(key, Json.storedReader().forType(Object.class).readValue(json));
+    } catch (JsonProcessingException e) {
+      log.error(
+          "Left key {} out of the state read from {}: its stored value cannot be read ({}). Every"
+              + " other key is served; write the key again or remove it to repair it.",
+          Text.quote(key),
+          context,
+          cutMessage(e.getOriginalMessage()));
+    }
+  }
+
+  /** A parser's message, which may quote the input, cut to a length that cannot carry much. */
+  private static String cutMessage(@Nullable String message) {
+    String m = String.valueOf(message);
+    return m.length() <= 200 ? m : m.substring(0, 200) + "…";
+  }
+
   static Event parseEvent(long seq, String json, String context) {
     try {
-      return Json.fromJson(json, Event.class);
-    } catch (IllegalArgumentException e) {
+      return Json.storedReader().forType(Event.class).readValue(json);
+    } catch (JsonProcessingException e) {
       throw new SessionException(
-          "Corrupt stored event #" + seq + " of " + context + ": " + e.getMessage(), e);
+          "Corrupt stored event #"
+              + seq
+              + " of "
+              + context
+              + ": "
+              + cutMessage(e.getOriginalMessage()),
+          e);
     }
   }
 
@@ -319,9 +357,11 @@ final class SessionRows {
         if (row == null) {
           continue;
         }
-        String key = rs.getString(2);
-        Object value = parseValue(key, rs.getString(3), describe(app, user, row.id));
-        own.computeIfAbsent(row.pk, k -> new HashMap<>()).put(key, value);
+        putValue(
+            own.computeIfAbsent(row.pk, k -> new HashMap<>()),
+            rs.getString(2),
+            rs.getString(3),
+            describe(app, user, row.id));
       }
     }
     return own;
