@@ -2,6 +2,7 @@ package dev.adk4j.sessions;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -197,6 +198,45 @@ class PostgresSessionServiceTest extends DatabaseSessionServiceContract {
     assertThat(reloaded.events()).isEmpty();
     assertThat(reloaded.state()).isEmpty();
     assertThat(s.revision()).isZero();
+  }
+
+  /**
+   * Issue 33: PostgreSQL's errors quote the failing statement, its parameters and the rows they
+   * would have written; an adk4j exception (and every cause under it) names app, user, session and
+   * key, never a value, which may be a secret or personal data.
+   */
+  @Test
+  void databaseErrors_carryNoValues_inTheMessageOrAnyCause() throws Exception {
+    String card = "4111-1111-1111-1111";
+    Session s = create("alice", "s1", Map.of());
+    Throwable nul =
+        catchThrowable(() -> append(s, Map.of("k", "card " + card + "\u0000", "user:u", 1)));
+    assertThat(nul).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'s1'");
+    assertNoValueIn(nul, card);
+
+    try (Connection c = raw()) {
+      installFailingTrigger(c, "user:boom");
+    }
+    Session t = get("alice", "s1");
+    Throwable batch = catchThrowable(() -> append(t, Map.of("user:boom", "card " + card)));
+    assertThat(batch).isInstanceOf(SessionException.class).hasMessageContaining("'s1'");
+    assertNoValueIn(batch, card);
+    assertThat(get("alice", "s1").events()).isEmpty();
+  }
+
+  private static void assertNoValueIn(Throwable thrown, String value) {
+    for (Throwable t = thrown; t != null; t = t.getCause()) {
+      assertThat(String.valueOf(t.getMessage()))
+          .as("message of %s", t.getClass().getName())
+          .doesNotContain(value)
+          .hasSizeLessThan(2_000);
+      for (Throwable suppressed : t.getSuppressed()) {
+        assertThat(String.valueOf(suppressed.getMessage())).doesNotContain(value);
+      }
+      if (t instanceof SQLException sql && sql.getNextException() != null) {
+        assertThat(String.valueOf(sql.getNextException().getMessage())).doesNotContain(value);
+      }
+    }
   }
 
   @Test

@@ -45,6 +45,9 @@ final class Pools {
 
   /** PostgreSQL's settings: the socket timeout and, on every new connection, the statement one. */
   static void configurePostgres(HikariConfig hikari, DatabaseSessionConfig config) {
+    // Errors must not quote the failing row or statement parameters (state values, which may be
+    // secrets or personal data): the driver then leaves the server's detail out of its messages.
+    hikari.addDataSourceProperty("logServerErrorDetail", "false");
     long socketMillis = config.socketTimeout().toMillis();
     if (socketMillis > 0) {
       // pgjdbc counts it in whole seconds; a socketTimeout in the URL takes precedence.

@@ -191,19 +191,14 @@ final class Transactions {
         if (stage == Stage.WORKING && !reconnected && lost && !isSocketTimeout(e)) {
           reconnected = true;
           failedAttempts = kept(failedAttempts, e);
-          log.debug("Retrying to {} on a new connection: {}", what, e.getMessage());
+          log.debug("Retrying to {} on a new connection: {}", what, clean(e));
           continue;
         }
         if (dialect.isUnrepresentable(e)) {
           throw withEarlier(
               new IllegalArgumentException(
-                  "Cannot "
-                      + what
-                      + ": "
-                      + dialect.productName()
-                      + " cannot store it: "
-                      + e.getMessage(),
-                  e),
+                  "Cannot " + what + ": " + dialect.productName() + " cannot store it: " + clean(e),
+                  safe(e)),
               failedAttempts);
         }
         throw withEarlier(
@@ -215,7 +210,7 @@ final class Transactions {
                     + (attempt > 1 ? ", " + attempt + " attempts" : "")
                     + "): "
                     + failure(e, stage, reconnected),
-                e),
+                safe(e)),
             failedAttempts);
       } catch (RuntimeException e) {
         throw withEarlier(e, failedAttempts); // the work's own exception, after the rollback
@@ -237,14 +232,72 @@ final class Transactions {
     return all;
   }
 
-  /** {@code thrown} with the failures of the earlier attempts added as suppressed, in order. */
+  /**
+   * {@code thrown} with the failures of the earlier attempts added as suppressed, in order (each
+   * {@linkplain #safe made safe} to log).
+   */
   static <X extends Throwable> X withEarlier(X thrown, List<? extends Throwable> earlier) {
     for (Throwable t : earlier) {
       if (t != thrown && t != thrown.getCause()) {
-        thrown.addSuppressed(t);
+        thrown.addSuppressed(safe(t));
       }
     }
     return thrown;
+  }
+
+  /** A failed batch's message starts with the statement and its parameters, which hold values. */
+  private static final java.util.regex.Pattern BATCH_ENTRY =
+      java.util.regex.Pattern.compile("(?s)^Batch entry \\d+ .*? was aborted: (.*)$");
+
+  /** The longest driver message kept in an exception. */
+  private static final int MAX_MESSAGE_CHARS = 300;
+
+  /**
+   * What a driver said went wrong, without what it may quote of the data: the first line of the
+   * message of the exception that describes the failure (a failed batch's next exception), without
+   * a failed batch's statement and parameters, cut to {@value #MAX_MESSAGE_CHARS} characters.
+   * PostgreSQL puts the failing row, the JSON it could not parse and the statement's context on the
+   * lines after the first (and adk4j's pool asks it not to send them: {@code
+   * logServerErrorDetail=false}); SQLite names constraints and tables, never values.
+   */
+  static String clean(Throwable e) {
+    Throwable source = e;
+    if (e instanceof java.sql.BatchUpdateException
+        && ((SQLException) e).getNextException() != null) {
+      source = ((SQLException) e).getNextException();
+    }
+    String message = source.getMessage();
+    if (message == null) {
+      return source.getClass().getName();
+    }
+    java.util.regex.Matcher batch = BATCH_ENTRY.matcher(message);
+    if (batch.matches()) {
+      message = batch.group(1);
+    }
+    int newline = message.indexOf('\n');
+    if (newline >= 0) {
+      message = message.substring(0, newline);
+    }
+    message = message.strip();
+    return message.length() <= MAX_MESSAGE_CHARS
+        ? message
+        : message.substring(0, MAX_MESSAGE_CHARS) + "…";
+  }
+
+  /**
+   * A driver's exception as it may be kept as a cause and logged: an {@link SQLException} becomes a
+   * copy with the {@linkplain #clean clean} message, its SQL state, vendor code and stack trace,
+   * and none of its chained exceptions (whose messages may quote values). Anything else is returned
+   * as it is.
+   */
+  static Throwable safe(Throwable e) {
+    if (!(e instanceof SQLException)) {
+      return e;
+    }
+    SQLException sql = (SQLException) e;
+    SQLException copy = new SQLException(clean(sql), sql.getSQLState(), sql.getErrorCode());
+    copy.setStackTrace(sql.getStackTrace());
+    return copy;
   }
 
   /**
@@ -324,14 +377,14 @@ final class Transactions {
           + "), so the connection was given up"
           + outcome
           + " ("
-          + e.getMessage()
+          + clean(e)
           + ")";
     }
     if (dialect.isStatementTimeout(e) && !config.statementTimeout().isZero()) {
       return "a statement ran longer than statementTimeout ("
           + human(config.statementTimeout())
           + ") and the server canceled it; nothing was committed ("
-          + e.getMessage()
+          + clean(e)
           + ")";
     }
     if (dialect.isConnectionLost(e)) {
@@ -339,7 +392,7 @@ final class Transactions {
           + (reconnected ? " again after a reconnection" : "")
           + outcome
           + " ("
-          + e.getMessage()
+          + clean(e)
           + ")";
     }
     return messageOf(e);
@@ -360,7 +413,7 @@ final class Transactions {
     String message = messageOf(e);
     for (Throwable t = e.getCause(); t != null; t = t.getCause()) {
       if (t.getMessage() != null) {
-        message = t.getMessage();
+        message = clean(t);
       }
       if (t == t.getCause()) {
         break;
@@ -369,10 +422,9 @@ final class Transactions {
     return message;
   }
 
-  /** The message of {@code e}, or its class name when it has none. */
+  /** The {@linkplain #clean clean} message of {@code e}, or its class name when it has none. */
   private static String messageOf(Throwable e) {
-    String message = e.getMessage();
-    return message != null ? message : e.getClass().getName();
+    return clean(e);
   }
 
   /** {@code d} as people write it: {@code 1 s}, {@code 500 ms}. */
@@ -417,7 +469,7 @@ final class Transactions {
         what,
         attempt,
         MAX_ATTEMPTS,
-        cause.getMessage());
+        clean(cause));
     sleep(ThreadLocalRandom.current().nextLong(5, 20) * attempt, what, failedAttempts);
   }
 
