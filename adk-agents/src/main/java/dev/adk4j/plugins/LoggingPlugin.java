@@ -11,16 +11,20 @@ import dev.adk4j.events.Event;
 import dev.adk4j.internal.Json;
 import dev.adk4j.models.LlmRequest;
 import dev.adk4j.models.LlmResponse;
+import dev.adk4j.state.State;
 import dev.adk4j.tools.BaseTool;
 import dev.adk4j.tools.ToolContext;
 import io.reactivex.rxjava3.core.Completable;
 import io.reactivex.rxjava3.core.Maybe;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slf4j.helpers.MessageFormatter;
 
 /**
  * Logs every step of every invocation through SLF4J (logger {@code
@@ -71,6 +75,43 @@ public class LoggingPlugin extends BasePlugin {
     return Maybe.empty();
   }
 
+  /**
+   * {@link #info(String, Object...)} of a line that may show values: with {@code logValues}, the
+   * value of every {@code secret:} key of {@code state} (a string of 4 characters or more) is shown
+   * as {@value State#REDACTED} wherever it appears in the line, so that a secret a tool received,
+   * returned or wrote, or that an instruction holds, is never logged.
+   */
+  private void infoWithValues(Map<String, ?> state, String format, @Nullable Object... args) {
+    if (!log.isInfoEnabled()) {
+      return;
+    }
+    List<String> secrets = logValues ? secretValues(state) : List.of();
+    if (secrets.isEmpty()) {
+      info(format, args);
+      return;
+    }
+    String line = MessageFormatter.arrayFormat(format, args).getMessage();
+    for (String secret : secrets) {
+      line = line.replace(secret, State.REDACTED);
+      line = line.replace(Json.toJson(secret).replaceAll("^\"|\"$", ""), State.REDACTED);
+    }
+    log.info("[{}] {}", name(), line);
+  }
+
+  private static List<String> secretValues(Map<String, ?> state) {
+    List<String> secrets = new ArrayList<>();
+    for (Map.Entry<String, ?> e : state.entrySet()) {
+      if (e.getKey().startsWith(State.SECRET_PREFIX)
+          && e.getValue() instanceof String value
+          && value.length() >= 4) {
+        secrets.add(value);
+      }
+    }
+    // Longest first, so that a secret containing another is masked whole.
+    secrets.sort(Comparator.comparingInt(String::length).reversed());
+    return secrets;
+  }
+
   private void warn(String format, @Nullable Object... args) {
     log.warn("[" + name() + "] " + format, args);
   }
@@ -80,7 +121,8 @@ public class LoggingPlugin extends BasePlugin {
       InvocationContext invocationContext, Content userMessage) {
     return Maybe.fromAction(
         () ->
-            info(
+            infoWithValues(
+                invocationContext.session().state(),
                 "user message for invocation {} (app '{}', user '{}', session '{}'): {}",
                 invocationContext.invocationId(),
                 invocationContext.appName(),
@@ -103,7 +145,8 @@ public class LoggingPlugin extends BasePlugin {
   public Maybe<Event> onEventCallback(InvocationContext invocationContext, Event event) {
     return Maybe.fromAction(
         () ->
-            info(
+            infoWithValues(
+                invocationContext.session().state(),
                 "event {} of invocation {} by '{}': {}{}",
                 event.id(),
                 event.invocationId(),
@@ -153,7 +196,8 @@ public class LoggingPlugin extends BasePlugin {
     return Maybe.fromAction(
         () -> {
           LlmRequest request = llmRequest.build();
-          info(
+          infoWithValues(
+              callbackContext.state(),
               "model call of agent '{}' (invocation {}): model {}, {} content(s), tools {},"
                   + " instruction {}",
               callbackContext.agentName(),
@@ -170,7 +214,8 @@ public class LoggingPlugin extends BasePlugin {
       CallbackContext callbackContext, LlmResponse llmResponse) {
     return Maybe.fromAction(
         () ->
-            info(
+            infoWithValues(
+                callbackContext.state(),
                 "model response for agent '{}' (invocation {}): {}{}",
                 callbackContext.agentName(),
                 callbackContext.invocationId(),
@@ -196,7 +241,8 @@ public class LoggingPlugin extends BasePlugin {
       BaseTool tool, Map<String, Object> toolArgs, ToolContext toolContext) {
     return Maybe.fromAction(
         () ->
-            info(
+            infoWithValues(
+                toolContext.state(),
                 "tool '{}' called by agent '{}' (invocation {}, call {}) with {}",
                 tool.name(),
                 toolContext.agentName(),
@@ -213,7 +259,8 @@ public class LoggingPlugin extends BasePlugin {
       Map<String, Object> result) {
     return Maybe.fromAction(
         () ->
-            info(
+            infoWithValues(
+                toolContext.state(),
                 "tool '{}' answered (invocation {}, call {}): {}{}",
                 tool.name(),
                 toolContext.invocationId(),
@@ -279,7 +326,7 @@ public class LoggingPlugin extends BasePlugin {
       return "";
     }
     return logValues
-        ? ", state delta " + Json.toJson(delta)
+        ? ", state delta " + Json.toJson(State.redacted(delta))
         : ", state keys written " + new TreeSet<>(delta.keySet());
   }
 }

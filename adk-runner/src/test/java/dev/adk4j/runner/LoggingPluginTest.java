@@ -96,4 +96,48 @@ class LoggingPluginTest {
         .contains(SECRET)
         .contains("\"user:card\"");
   }
+
+  /** Charges the card kept as a secret, returns it, and keeps a new secret token. */
+  public static Map<String, Object> charge(ToolContext context) {
+    String card = (String) context.state().get("secret:card");
+    context.state().put("secret:token", "tok-" + card);
+    context.state().put("user:last4", card.substring(card.length() - 4));
+    return Map.of("charged", card);
+  }
+
+  /**
+   * Issue 33: even with values logged, no line carries a {@code secret:} value held in state: not
+   * the tool's state delta, not what the tool returned, not the model's answer or the events.
+   */
+  @Test
+  void withValues_secretValuesAreNeverLogged() {
+    ScriptedLlm model =
+        ScriptedLlm.builder()
+            .thenFunctionCall("charge", Map.of())
+            .thenText("Charged " + SECRET + " with token tok-" + SECRET)
+            .build();
+    LlmAgent agent =
+        LlmAgent.builder()
+            .name("cashier")
+            .model(model)
+            .instruction("Keep cards safe.")
+            .tools(FunctionTool.create(LoggingPluginTest.class, "charge"))
+            .build();
+    InMemoryRunner runner =
+        new InMemoryRunner(agent, "shop", List.of(new LoggingPlugin("verbose", true)));
+    runner
+        .sessionService()
+        .createSession("shop", "u", Map.of("secret:card", SECRET), "s")
+        .blockingGet();
+    runner.runAsync("u", "s", Contents.user("charge my card")).blockingSubscribe();
+    String logged =
+        String.join("\n", appender.list.stream().map(ILoggingEvent::getFormattedMessage).toList());
+
+    assertThat(logged)
+        .contains("\"secret:token\":\"***\"")
+        .contains("\"user:last4\":\"1111\"")
+        .contains("{\"charged\":\"***\"}")
+        .contains("Charged *** with token ***")
+        .doesNotContain(SECRET);
+  }
 }
