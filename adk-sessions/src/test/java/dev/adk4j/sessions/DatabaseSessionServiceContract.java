@@ -1047,6 +1047,63 @@ abstract class DatabaseSessionServiceContract extends SessionServiceContract {
     assertThat(get("alice", "s1").state()).containsEntry("k", 1);
   }
 
+  /**
+   * Issue 33, defect 6: a process that crashed holding a lease does not make the next one wait out
+   * the lease (a minute here): a waiter on the same host sees that the holder's process is gone and
+   * takes the lease at once. A live holder in another process keeps it.
+   */
+  @Test
+  void leaseOfAKilledProcess_onThisHost_isTakenAtOnce_aLiveOnesIsNot() throws Exception {
+    create("alice", "s1", Map.of());
+    String javaBin = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    Process holder =
+        new ProcessBuilder(
+                javaBin,
+                "-cp",
+                System.getProperty("java.class.path"),
+                LeaseHolder.class.getName(),
+                url,
+                APP,
+                "alice",
+                "s1")
+            .redirectError(ProcessBuilder.Redirect.DISCARD)
+            .start();
+    DatabaseSessionConfig minuteLease =
+        DatabaseSessionConfig.builder().leaseDuration(Duration.ofMinutes(1)).build();
+    try (BufferedReader out =
+            new BufferedReader(
+                new InputStreamReader(holder.getInputStream(), StandardCharsets.UTF_8));
+        DatabaseSessionService waiter = open(minuteLease);
+        LogCapture logs = LogCapture.of("dev.adk4j.internal.jdbc")) {
+      String line = out.readLine();
+      assertThat(line).as("the holder's first line").startsWith("HELD ");
+      String owner = line.substring(5);
+      // Alive: the lease is its own, and a waiter is told who holds it and for how long.
+      assertThatThrownBy(
+              () -> waiter.acquireLease(APP, "alice", "s1", Duration.ofMillis(500)).blockingGet())
+          .isInstanceOf(SessionBusyException.class)
+          .hasMessageContaining(owner);
+      assertThat(logs.lines())
+          .anySatisfy(
+              l -> assertThat(l).startsWith("INFO Waiting up to 500 ms").contains(owner, "'s1'"));
+
+      holder.toHandle().destroyForcibly(); // SIGKILL: no release, no shutdown hook
+      assertThat(holder.waitFor(30, TimeUnit.SECONDS)).isTrue();
+      // Gone: taken well before the minute the lease had left (the wait allows 20 s at most).
+      try (SessionLease lease =
+          waiter.acquireLease(APP, "alice", "s1", Duration.ofSeconds(20)).blockingGet()) {
+        Session copy = waiter.getSession(APP, "alice", "s1").blockingGet();
+        lease.attach(copy);
+        waiter.appendEvent(copy, event(Map.of("k", 1))).blockingGet();
+      }
+      assertThat(logs.lines())
+          .anySatisfy(l -> assertThat(l).contains(owner, "no longer running").startsWith("WARN"));
+    } finally {
+      holder.destroyForcibly();
+    }
+    assertThat(get("alice", "s1").state()).containsEntry("k", 1);
+  }
+
   @Test
   void heldLease_isRenewed_beyondItsDuration() throws Exception {
     DatabaseSessionConfig shortLease =

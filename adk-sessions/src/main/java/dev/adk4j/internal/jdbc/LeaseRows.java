@@ -47,10 +47,19 @@ final class LeaseRows {
       long nextUntil,
       long now) {
 
-    /** Whether {@code me} may take the lease now. */
+    /**
+     * Whether {@code me} may take the lease now: nobody holds it (or claims the next turn), or the
+     * holder's lease expired, or the holder is a process on this host that is gone ({@link
+     * LeaseOwners#isGone}).
+     */
     boolean freeFor(String me) {
-      boolean leaseFree = owner == null || until < now || owner.equals(me);
-      boolean nextFree = nextOwner == null || nextUntil < now || nextOwner.equals(me);
+      boolean leaseFree =
+          owner == null || until < now || owner.equals(me) || LeaseOwners.isGone(owner);
+      boolean nextFree =
+          nextOwner == null
+              || nextUntil < now
+              || nextOwner.equals(me)
+              || LeaseOwners.isGone(nextOwner);
       return leaseFree && nextFree;
     }
 

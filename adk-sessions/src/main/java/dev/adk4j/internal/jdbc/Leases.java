@@ -2,10 +2,8 @@ package dev.adk4j.internal.jdbc;
 
 import dev.adk4j.sessions.SessionBusyException;
 import dev.adk4j.sessions.SessionLease;
-import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.UUID;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -19,9 +17,6 @@ import java.util.concurrent.TimeUnit;
  */
 final class Leases {
   private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(Leases.class);
-
-  /** Names this process in lease owners, so that a log line says which instance holds a session. */
-  private static final String INSTANCE = ManagementFactory.getRuntimeMXBean().getName();
 
   /** The longest pause between two looks at a busy lease. */
   private static final long MAX_POLL_MILLIS = 50;
@@ -39,7 +34,7 @@ final class Leases {
 
   static SessionLease acquire(LeaseRows rows, String app, String user, String id, Duration maxWait)
       throws InterruptedException {
-    String owner = INSTANCE + "/" + UUID.randomUUID();
+    String owner = LeaseOwners.newOwner();
     String context = SessionRows.describe(app, user, id);
     long start = System.nanoTime();
     long deadline = start + maxWait.toNanos();
@@ -49,6 +44,18 @@ final class Leases {
       attempt = rows.tryLease(app, user, id, owner, first);
       if (attempt.taken()) {
         break;
+      }
+      if (first) {
+        LeaseRows.LeaseState seen = attempt.seen();
+        log.info(
+            "Waiting up to {} ms for the lease of {}: '{}' holds it for {} ms more{}",
+            maxWait.toMillis(),
+            context,
+            attempt.previousOwner(),
+            Math.max(0, seen.until() - seen.now()),
+            seen.nextOwner() != null && !owner.equals(seen.nextOwner())
+                ? ", and '" + seen.nextOwner() + "' waits for the next turn"
+                : "");
       }
       long left = deadline - System.nanoTime();
       if (left <= 0) {
@@ -73,11 +80,19 @@ final class Leases {
       pause = Math.min(pause * 2, MAX_POLL_MILLIS);
     }
     if (attempt.previousOwner() != null) {
-      log.warn(
-          "Took over the lease of {} from '{}', which expired without being released (its holder"
-              + " probably stopped)",
-          context,
-          attempt.previousOwner());
+      if (attempt.seen().until() >= attempt.seen().now()) {
+        log.warn(
+            "Took over the lease of {} from '{}' before it expired: that process, on this host, is"
+                + " no longer running",
+            context,
+            attempt.previousOwner());
+      } else {
+        log.warn(
+            "Took over the lease of {} from '{}', which expired without being released (its"
+                + " holder probably stopped)",
+            context,
+            attempt.previousOwner());
+      }
     }
     long waited = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
     log.debug("Leased {} as '{}' after {} ms", context, owner, waited);
