@@ -179,7 +179,7 @@ public final class Json {
     return new IllegalArgumentException(
         "State value for key '"
             + key
-            + "' nests maps and lists more than "
+            + "' is cyclic or nested too deeply: maps and lists more than "
             + MAX_DEPTH
             + " levels deep (State.MAX_DEPTH)");
   }

@@ -349,9 +349,11 @@ class CrossProcessConcurrencyTest {
   @EnumSource(
       value = Backend.class,
       names = {"SQLITE", "POSTGRES"})
-  void processKilledMidTurn_nextTurnTakesOverAfterLease_andClosesTheCall(Backend backend)
+  void processKilledMidTurn_nextTurnTakesOverAtOnce_andClosesTheCall(Backend backend)
       throws Exception {
-    Duration lease = Duration.ofSeconds(2);
+    // A minute: the next turn must not wait for it to run out, since the holder's process is gone
+    // (issue 33); a lease that expires is taken over in DatabaseSessionServiceContract.
+    Duration lease = Duration.ofMinutes(1);
     String url = newUrl(backend);
     DatabaseSessionService service = open(url, lease);
     service.createSession(APP, USER, null, "victim").blockingGet();
@@ -378,15 +380,9 @@ class CrossProcessConcurrencyTest {
 
     assertThat(turn.ok()).as("turn after the kill: %s", turn.describe()).isTrue();
     assertThat(firstModelCall.get()).as("model called").isNotZero();
-    assertThat(takeoverMs)
-        .as("takeover time")
-        .isGreaterThanOrEqualTo(0)
-        .isLessThanOrEqualTo(lease.toMillis() + 3000);
-    // The dead holder renewed its lease every third of its duration, so at least about two
-    // thirds of it were left at the kill: taking over much sooner would mean it was not honored.
-    assertThat(takeoverMs)
-        .as("takeover waited for the dead holder's lease to expire")
-        .isGreaterThanOrEqualTo(lease.toMillis() / 4);
+    // The dead holder renewed its lease every third of its duration, so at least about 40 s of
+    // it were left at the kill: the takeover did not wait for it.
+    assertThat(takeoverMs).as("takeover time").isBetween(0L, lease.toMillis() / 2);
 
     History h = history(service, "victim");
     h.assertWellFormed();

@@ -5,9 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
 import ch.qos.logback.classic.Level;
-import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
 import dev.adk4j.events.Event;
 import dev.adk4j.events.EventActions;
 import dev.adk4j.state.Scope;
@@ -23,7 +21,6 @@ import javax.crypto.spec.SecretKeySpec;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.slf4j.LoggerFactory;
 
 /**
  * The {@code secret:} scope on one backend: secrets read like session keys, and never reach a
@@ -244,24 +241,17 @@ abstract class SecretStateContract {
 
   @Test
   void noLogLine_carriesASecretValue_evenAtDebug() throws Exception {
-    Logger root = (Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
-    Level before = root.getLevel();
-    ListAppender<ILoggingEvent> logged = new ListAppender<>();
-    logged.start();
-    root.addAppender(logged);
-    root.setLevel(Level.ALL);
-    try {
+    List<ILoggingEvent> logged;
+    try (LogCapture capture = LogCapture.everything(Level.ALL)) { // captured, not printed
       BaseSessionService sessions = service(persistent() ? newKey() : null);
       Session s = sessionWithSecrets(sessions);
       sessions.getSession(APP, "alice", "s1").blockingGet();
       sessions.appendEvent(s, event(map("secret:api_key", token + "2"))).blockingGet();
       sessions.listSessions(APP, "alice").blockingGet();
-    } finally {
-      root.setLevel(before);
-      root.detachAppender(logged);
+      logged = capture.events();
     }
-    assertThat(logged.list).isNotEmpty(); // the appends are logged at DEBUG
-    for (ILoggingEvent e : logged.list) {
+    assertThat(logged).isNotEmpty(); // the appends are logged at DEBUG
+    for (ILoggingEvent e : logged) {
       assertNoSecretIn(e.getFormattedMessage());
       if (e.getThrowableProxy() != null) {
         assertNoSecretIn(e.getThrowableProxy().getMessage() + "");
