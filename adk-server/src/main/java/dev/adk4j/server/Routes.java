@@ -51,14 +51,15 @@ final class Routes implements HttpHandler {
 
   Routes(
       Map<String, Runner> runners,
+      Map<String, AdkServer.ClientPolicy> policies,
       BaseSessionService sessions,
       BaseArtifactService artifacts,
       ServerConfig config) {
     this.config = config;
     this.version = readVersion();
     this.guard = new Guard(config);
-    this.apps = new Apps(runners);
-    this.sessions = new SessionRoutes(sessions, config);
+    this.apps = new Apps(runners, policies);
+    this.sessions = new SessionRoutes(sessions, apps, config);
     this.artifacts = new ArtifactRoutes(artifacts, this.sessions);
     this.runs = new RunRoutes(apps, this.sessions, config);
     this.devUi = new DevUiFiles(config);
@@ -253,7 +254,7 @@ final class Routes implements HttpHandler {
     if (n < 4 || !seg.get(2).equals("users") || (n >= 5 && !seg.get(4).equals("sessions"))) {
       throw HttpError.notFound("no endpoint " + method + " /" + String.join("/", seg));
     }
-    String user = seg.get(3);
+    String user = Wire.id(seg.get(3), "userId");
     if (n == 4) {
       throw HttpError.notFound("no endpoint " + method + " /" + String.join("/", seg));
     }
@@ -264,7 +265,7 @@ final class Routes implements HttpHandler {
       sessions.collection(ex, method, app, user, query);
       return;
     }
-    String id = seg.get(5);
+    String id = Wire.id(seg.get(5), "sessionId");
     if (n == 6 && !dev) {
       sessions.one(ex, method, app, user, id);
       return;

@@ -29,10 +29,12 @@ import org.jspecify.annotations.Nullable;
  */
 final class SessionRoutes {
   private final BaseSessionService sessions;
+  private final Apps apps;
   private final ServerConfig config;
 
-  SessionRoutes(BaseSessionService sessions, ServerConfig config) {
+  SessionRoutes(BaseSessionService sessions, Apps apps, ServerConfig config) {
     this.sessions = sessions;
+    this.apps = apps;
     this.config = config;
   }
 
@@ -97,20 +99,32 @@ final class SessionRoutes {
       throws IOException {
     ObjectNode body =
         Wire.object(Wire.parse(readBody(ex, config.maxBodyBytes())), "the request body");
+    if (body != null && body.has("events") && (id == null || body.has("state"))) {
+      throw new HttpError(
+          501,
+          "importing a session's events is not supported by adk4j's server: nothing was created;"
+              + " create the session and run its turns instead");
+    }
     Map<String, Object> state;
     if (id == null) {
       state = Wire.map(Wire.field(body, "state"), "state");
       JsonNode chosen = Wire.field(body, "sessionId", "session_id");
       if (chosen != null) {
         if (!chosen.isTextual() || chosen.asText().isBlank()) {
-          throw HttpError.badRequest("'sessionId' must be a non-blank string, got " + chosen);
+          throw HttpError.badRequest(
+              "'sessionId' must be a non-blank string, got " + Wire.kind(chosen));
         }
-        id = chosen.asText();
+        id = Wire.id(chosen.asText(), "sessionId");
       }
     } else if (body != null && body.size() == 1 && body.has("state")) {
       state = Wire.map(body.get("state"), "state");
     } else {
       state = Wire.map(body, "state"); // ADK's older form: the body is the state itself
+    }
+    if (state != null) {
+      state =
+          ClientWrites.state(
+              apps.policy(app), state, null, ClientWrites.Source.CREATE, app, user, id);
     }
     Session created;
     try {
@@ -130,14 +144,18 @@ final class SessionRoutes {
     if (delta == null) {
       throw HttpError.badRequest("'stateDelta' is required: {\"stateDelta\": {\"key\": value}}");
     }
-    Event event =
-        Event.builder()
-            .author("user")
-            .invocationId("p-" + UUID.randomUUID())
-            .actions(EventActions.builder().stateDelta(delta).build())
-            .build();
+    String invocationId = "p-" + UUID.randomUUID();
     for (int attempt = 1; ; attempt++) {
       Session s = requireSession(app, user, id, 0);
+      Map<String, Object> allowed =
+          ClientWrites.state(
+              apps.policy(app), delta, s.state(), ClientWrites.Source.PATCH, app, user, id);
+      Event event =
+          Event.builder()
+              .author("user")
+              .invocationId(invocationId)
+              .actions(EventActions.builder().stateDelta(allowed).build())
+              .build();
       try {
         sessions.appendEvent(s, event).blockingGet();
         break;
