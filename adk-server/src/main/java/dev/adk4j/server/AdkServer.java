@@ -162,8 +162,9 @@ public final class AdkServer implements AutoCloseable {
   }
 
   /**
-   * Stops the server: cancels the runs in progress, closes the connections and, if the server
-   * opened the store itself ({@link Builder#store}), closes it. Idempotent.
+   * Stops the server: cancels the runs in progress and waits (5 s at most) until each has stored
+   * its closing event ({@code CANCELLED}), closes the connections and, if the server opened the
+   * store itself ({@link Builder#store}), closes it. Idempotent.
    */
   @Override
   public void close() {
@@ -174,7 +175,7 @@ public final class AdkServer implements AutoCloseable {
       stopped = true;
       stopLock.notifyAll();
     }
-    routes.cancelRuns();
+    routes.cancelRuns(Duration.ofSeconds(5));
     http.stop(0);
     executor.shutdownNow();
     try {

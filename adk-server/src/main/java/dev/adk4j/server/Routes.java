@@ -41,6 +41,7 @@ final class Routes implements HttpHandler {
   private static final Logger log = LoggerFactory.getLogger(Routes.class);
 
   private final ServerConfig config;
+  private final BaseSessionService sessionService;
   private final String version;
   private final Guard guard;
   private final Apps apps;
@@ -56,6 +57,7 @@ final class Routes implements HttpHandler {
       BaseArtifactService artifacts,
       ServerConfig config) {
     this.config = config;
+    this.sessionService = sessions;
     this.version = readVersion();
     this.guard = new Guard(config);
     this.apps = new Apps(runners, policies);
@@ -69,8 +71,33 @@ final class Routes implements HttpHandler {
     return apps.names();
   }
 
-  void cancelRuns() {
-    runs.cancelAll();
+  /**
+   * Cancels the runs in flight and waits (up to {@code wait} in all) until each has closed its
+   * turn: the Runner stores a CANCELLED event, then releases the session's lease, which this takes
+   * and gives back. Without it a store closed right after could lose that event.
+   */
+  void cancelRuns(java.time.Duration wait) {
+    long deadline = System.nanoTime() + wait.toNanos();
+    for (RunRoutes.RunRequest run : runs.cancelAll()) {
+      long left = Math.max(0, deadline - System.nanoTime());
+      try {
+        sessionService
+            .acquireLease(
+                run.appName(), run.userId(), run.sessionId(), java.time.Duration.ofNanos(left))
+            .blockingGet()
+            .close();
+      } catch (SessionNotFoundException e) {
+        // deleted meanwhile: nothing to close
+      } catch (RuntimeException e) {
+        log.warn(
+            "stopping: the cancelled run on session '{}' of user '{}' in app '{}' did not end in"
+                + " time ({})",
+            run.sessionId(),
+            run.userId(),
+            run.appName(),
+            e.toString());
+      }
+    }
   }
 
   @Override

@@ -20,7 +20,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -48,7 +47,9 @@ final class RunRoutes {
   private final Apps apps;
   private final SessionRoutes sessions;
   private final ServerConfig config;
-  private final Set<ResourceSubscriber<Event>> runs = ConcurrentHashMap.newKeySet();
+
+  /** The runs in flight, with what they run on. */
+  private final Map<ResourceSubscriber<Event>, RunRequest> runs = new ConcurrentHashMap<>();
 
   RunRoutes(Apps apps, SessionRoutes sessions, ServerConfig config) {
     this.apps = apps;
@@ -66,11 +67,14 @@ final class RunRoutes {
     }
   }
 
-  /** Cancels every run in flight. */
-  void cancelAll() {
-    for (ResourceSubscriber<Event> run : runs) {
-      run.dispose();
+  /** Cancels every run in flight; returns what they ran on. */
+  List<RunRequest> cancelAll() {
+    List<RunRequest> cancelled = new ArrayList<>();
+    for (Map.Entry<ResourceSubscriber<Event>, RunRequest> run : runs.entrySet()) {
+      run.getKey().dispose();
+      cancelled.add(run.getValue());
     }
+    return cancelled;
   }
 
   private RunRequest runRequest(byte[] raw) {
@@ -158,7 +162,7 @@ final class RunRoutes {
             done.countDown();
           }
         };
-    runs.add(sub);
+    runs.put(sub, run);
     try {
       flow.subscribe(sub);
       done.await();
@@ -229,7 +233,7 @@ final class RunRoutes {
             done.countDown();
           }
         };
-    runs.add(sub);
+    runs.put(sub, run);
     try {
       flow.subscribe(sub);
       long beat = config.heartbeat().toMillis();

@@ -149,6 +149,41 @@ class SseDisconnectTest {
         .hasValue("second answer");
   }
 
+  @Test
+  void aServerStoppedMidTurn_storesTheClosingEventBeforeClosingItsStore() throws Exception {
+    CountDownLatch called = new CountDownLatch(1);
+    ScriptedLlm model =
+        ScriptedLlm.builder()
+            .thenFlowable(
+                req -> Flowable.<LlmResponse>never().doOnSubscribe(s -> called.countDown()))
+            .build();
+    String url = "jdbc:sqlite:" + dir.resolve("owned.db");
+    server =
+        AdkServer.builder()
+            .app("app", LlmAgent.builder().name("bot").model(model).build())
+            .store(url) // the server opens and closes this store
+            .port(0)
+            .start();
+    ServerClient client = new ServerClient(server);
+    assertThat(client.post("/apps/app/users/u/sessions/s", null).statusCode()).isEqualTo(200);
+    var stream =
+        client.http.sendAsync(
+            client
+                .request("POST", "/run_sse", ServerClient.runBody("app", "u", "s", "hi", true))
+                .build(),
+            java.net.http.HttpResponse.BodyHandlers.ofString());
+    assertThat(called.await(10, TimeUnit.SECONDS)).isTrue();
+
+    server.close();
+    server = null;
+    stream.handle((r, e) -> null).get(10, TimeUnit.SECONDS);
+
+    sessions = new DatabaseSessionService(url);
+    List<Event> events = sessions.getSession("app", "u", "s").blockingGet().events();
+    assertThat(events).hasSize(2);
+    assertThat(events.get(1).errorCode()).hasValue("CANCELLED");
+  }
+
   static final CountDownLatch TOOL_STARTED = new CountDownLatch(1);
 
   public static Map<String, Object> slowLookup(@Schema(name = "q") String q) throws Exception {
