@@ -3,6 +3,8 @@ package dev.adk4j.server;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.google.genai.types.Content;
 import com.google.genai.types.Part;
+import dev.adk4j.events.Event;
+import dev.adk4j.events.EventActions;
 import dev.adk4j.state.Scope;
 import dev.adk4j.state.State;
 import java.util.LinkedHashMap;
@@ -27,7 +29,8 @@ final class ClientWrites {
   enum Source {
     RUN("the stateDelta of a run"),
     PATCH("the stateDelta of a PATCH"),
-    CREATE("the state of a new session");
+    CREATE("the state of a new session"),
+    IMPORT("the stateDelta of an imported event");
 
     final String what;
 
@@ -115,7 +118,12 @@ final class ClientWrites {
    * @throws HttpError 403 naming the role or the part, the app, user and session
    */
   static Content message(
-      AdkServer.ClientPolicy policy, Content message, String app, String user, String session) {
+      AdkServer.ClientPolicy policy,
+      Content message,
+      String what,
+      String app,
+      String user,
+      @Nullable String session) {
     if (policy.allowsModelContent()) {
       return message;
     }
@@ -125,7 +133,8 @@ final class ClientWrites {
           403,
           "clients may only send messages with role 'user', got role "
               + shown(role)
-              + " in the newMessage of a run"
+              + " in "
+              + what
               + where(app, user, session)
               + "; allow it with ClientPolicy.modelContent(true) or --allow-client-writes"
               + " model-content");
@@ -140,13 +149,95 @@ final class ClientWrites {
                 + modelPart
                 + " part (parts["
                 + i
-                + "] of the newMessage of a run"
+                + "] of "
+                + what
                 + where(app, user, session)
                 + "): only a model writes those; allow it with ClientPolicy.modelContent(true) or"
                 + " --allow-client-writes model-content");
       }
     }
     return role == null ? message.toBuilder().role("user").build() : message;
+  }
+
+  /**
+   * An event a client imports into a new session, checked against the policy: without {@link
+   * AdkServer.ClientPolicy#allowsModelContent()}, only the user's own events (author {@code user},
+   * role {@code user}, no model parts, no action only an agent or the runner takes); its state
+   * delta and increments as any client write.
+   *
+   * @param index the event's place in the import, for messages
+   * @return the event to store (keys sent back unchanged dropped from its delta)
+   * @throws HttpError 403 for what the policy refuses, 400 for a {@code temp:} key
+   */
+  static Event imported(
+      AdkServer.ClientPolicy policy,
+      Event event,
+      int index,
+      String app,
+      String user,
+      @Nullable String session) {
+    String at = "events[" + index + "] of the import" + where(app, user, session);
+    EventActions actions = event.actions();
+    if (!policy.allowsModelContent()) {
+      String author = event.author();
+      if (author != null && !author.equals("user")) {
+        throw new HttpError(
+            403,
+            "clients may only import the user's events, got author "
+                + shown(author)
+                + " in "
+                + at
+                + "; allow it with ClientPolicy.modelContent(true) or --allow-client-writes"
+                + " model-content");
+      }
+      String agentAction = agentAction(actions);
+      if (agentAction != null) {
+        throw new HttpError(
+            403,
+            "clients may not import an event with "
+                + agentAction
+                + " ("
+                + at
+                + "): only an agent or the runner writes those; allow it with"
+                + " ClientPolicy.modelContent(true) or --allow-client-writes model-content");
+      }
+      Content content = event.content().orElse(null);
+      if (content != null) {
+        Content checked =
+            message(policy, content, "the content of events[" + index + "]", app, user, session);
+        if (checked != content) {
+          event = event.toBuilder().content(checked).build();
+        }
+      }
+    }
+    for (String key : actions.stateIncrements().keySet()) {
+      state(policy, Map.of(key, 0), null, Source.IMPORT, app, user, session);
+    }
+    Map<String, Object> delta = new LinkedHashMap<>(actions.stateDelta());
+    Map<String, Object> allowed = state(policy, delta, null, Source.IMPORT, app, user, session);
+    if (allowed.size() != delta.size()) {
+      event = event.toBuilder().actions(actions.toBuilder().stateDelta(allowed).build()).build();
+    }
+    return event;
+  }
+
+  private static @Nullable String agentAction(EventActions a) {
+    if (a.compaction().isPresent()) {
+      return "a compaction";
+    }
+    if (a.rewindBeforeInvocationId().isPresent()) {
+      return "a rewind";
+    }
+    if (a.transferToAgent().isPresent()) {
+      return "a transfer";
+    }
+    if (a.escalate().orElse(false)) {
+      return "an escalation";
+    }
+    if (!a.requestedToolConfirmations().isEmpty()) {
+      return "a confirmation request";
+    }
+    return null;
   }
 
   private static @Nullable String modelPart(Part p) {

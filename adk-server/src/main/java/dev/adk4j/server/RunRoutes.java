@@ -116,7 +116,12 @@ final class RunRoutes {
     AdkServer.ClientPolicy policy = apps.policy(run.appName());
     Content message =
         ClientWrites.message(
-            policy, run.newMessage(), run.appName(), run.userId(), run.sessionId());
+            policy,
+            run.newMessage(),
+            "the newMessage of a run",
+            run.appName(),
+            run.userId(),
+            run.sessionId());
     Map<String, Object> delta = run.stateDelta();
     if (delta != null) {
       delta =

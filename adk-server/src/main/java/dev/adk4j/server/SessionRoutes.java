@@ -18,6 +18,9 @@ import dev.adk4j.sessions.Session;
 import dev.adk4j.sessions.SessionAlreadyExistsException;
 import dev.adk4j.sessions.StaleSessionException;
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
@@ -100,10 +103,8 @@ final class SessionRoutes {
     ObjectNode body =
         Wire.object(Wire.parse(readBody(ex, config.maxBodyBytes())), "the request body");
     if (body != null && body.has("events") && (id == null || body.has("state"))) {
-      throw new HttpError(
-          501,
-          "importing a session's events is not supported by adk4j's server: nothing was created;"
-              + " create the session and run its turns instead");
+      importSession(ex, app, user, id, body);
+      return;
     }
     Map<String, Object> state;
     if (id == null) {
@@ -134,6 +135,93 @@ final class SessionRoutes {
           409, "session '" + id + "' already exists for app '" + app + "' and user '" + user + "'");
     }
     sendJson(ex, 200, Wire.session(created, true));
+  }
+
+  /**
+   * A new session with the events a client imports (the dev UI's Import: {@code {events, state?,
+   * sessionId?}}): every event is read and checked against the app's policy before anything is
+   * stored; the events are then appended in order, and if one is refused the session is deleted
+   * again, so an import stores all or nothing.
+   */
+  private void importSession(
+      HttpExchange ex, String app, String user, @Nullable String id, ObjectNode body)
+      throws IOException {
+    AdkServer.ClientPolicy policy = apps.policy(app);
+    if (id == null) {
+      JsonNode chosen = Wire.field(body, "sessionId", "session_id");
+      if (chosen != null) {
+        if (!chosen.isTextual() || chosen.asText().isBlank()) {
+          throw HttpError.badRequest(
+              "'sessionId' must be a non-blank string, got " + Wire.kind(chosen));
+        }
+        id = Wire.id(chosen.asText(), "sessionId");
+      }
+    }
+    JsonNode list = body.get("events");
+    if (!list.isArray()) {
+      throw HttpError.badRequest("'events' must be an array of events, got " + Wire.kind(list));
+    }
+    Map<String, Object> state = Wire.map(Wire.field(body, "state"), "state");
+    if (state != null) {
+      state = ClientWrites.state(policy, state, null, ClientWrites.Source.CREATE, app, user, id);
+    }
+    List<Event> events = new ArrayList<>();
+    Map<String, Integer> ids = new HashMap<>();
+    for (int i = 0; i < list.size(); i++) {
+      Event event = importedEvent(list.get(i), i);
+      Integer first = ids.putIfAbsent(event.id(), i);
+      if (first != null) {
+        throw HttpError.badRequest(
+            "events["
+                + i
+                + "] has the id "
+                + ClientWrites.shown(event.id())
+                + " of events["
+                + first
+                + "]: each event of a session has an id of its own; nothing was created");
+      }
+      events.add(ClientWrites.imported(policy, event, i, app, user, id));
+    }
+    Session created;
+    try {
+      created = sessions.createSession(app, user, state, id).blockingGet();
+    } catch (SessionAlreadyExistsException e) {
+      throw new HttpError(
+          409, "session '" + id + "' already exists for app '" + app + "' and user '" + user + "'");
+    }
+    try {
+      Session s = created;
+      for (Event e : events) {
+        sessions.appendEvent(s, e).blockingGet();
+      }
+    } catch (RuntimeException e) {
+      try {
+        sessions.deleteSession(app, user, created.id()).blockingAwait();
+      } catch (RuntimeException cleanup) {
+        e.addSuppressed(cleanup);
+      }
+      throw e;
+    }
+    sendJson(ex, 200, Wire.session(requireSession(app, user, created.id(), -1), true));
+  }
+
+  /** One imported event, read; its {@code timestamp} in seconds (as the API writes it) or ms. */
+  private static Event importedEvent(JsonNode node, int index) {
+    if (!node.isObject()) {
+      throw HttpError.badRequest(
+          "events[" + index + "] must be an event object, got " + Wire.kind(node));
+    }
+    ObjectNode copy = ((ObjectNode) node).deepCopy();
+    JsonNode ts = copy.get("timestamp");
+    if (ts != null && ts.isNumber()) {
+      double t = ts.asDouble();
+      copy.put("timestamp", (long) (t < 1e11 ? t * 1000 : t));
+    }
+    try {
+      return Wire.MAPPER.treeToValue(copy, Event.class);
+    } catch (IOException | IllegalArgumentException e) {
+      throw HttpError.badRequest("events[" + index + "] is not a valid event" + Wire.where(e));
+    }
   }
 
   private void patch(HttpExchange ex, String app, String user, String id) throws IOException {
