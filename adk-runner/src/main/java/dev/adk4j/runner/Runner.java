@@ -35,6 +35,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CountDownLatch;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -63,8 +64,10 @@ import org.slf4j.LoggerFactory;
  * final event whose {@code errorCode}/{@code errorMessage} say why the invocation ended, emits
  * them, and then signals the error. A turn that finds the previous invocation cut short (its
  * process died with function calls unanswered) first closes those calls the same way, with error
- * code {@code INTERRUPTED}. Error codes: {@code STATE_CONFLICT}, {@code LLM_CALLS_LIMIT_EXCEEDED},
- * {@code MODEL_ERROR}, {@code INVALID_ARGUMENT}, {@code INTERNAL_ERROR}.
+ * code {@code INTERRUPTED}. A run whose subscriber cancels it (disposes) stops after its current
+ * step and is closed the same way, with code {@code CANCELLED}, stored but not emitted. Error
+ * codes: {@code STATE_CONFLICT}, {@code LLM_CALLS_LIMIT_EXCEEDED}, {@code MODEL_ERROR}, {@code
+ * INVALID_ARGUMENT}, {@code INTERNAL_ERROR}, {@code CANCELLED}.
  *
  * <p><b>Reads</b>: each turn reads the session's state (app, user and session keys) and revision.
  * For the events, a runner remembers those of the last {@value #CACHED_SESSIONS} sessions it served
@@ -511,6 +514,9 @@ public class Runner {
             beforeRun(ctx, emitter)
                 ? null
                 : runAgent(resume == null ? agent : resume.start(), ctx, emitter);
+        if (failure == null && emitter.isCancelled()) {
+          failure = cancelled();
+        }
         if (failure == null) {
           for (BasePlugin p : plugins) {
             p.afterRunCallback(ctx).blockingAwait();
@@ -526,10 +532,13 @@ public class Runner {
           terminal = failure;
         }
       } catch (Throwable t) {
+        // A subscriber that goes away interrupts this thread (RxJava's subscribeOn), which may
+        // surface here as whatever the interrupted step threw: the invocation was cancelled.
+        Throwable failure = emitter.isCancelled() ? cancelled() : t;
         if (ctx != null) {
-          end(ctx, t, emitter);
+          end(ctx, failure, emitter);
         }
-        terminal = t;
+        terminal = failure;
       } finally {
         if (session != null) {
           SessionAccess.liveState(session).keySet().removeIf(k -> Scope.of(k) == Scope.TEMP);
@@ -683,15 +692,50 @@ public class Runner {
       if (failure instanceof SessionBusyException || failure instanceof InterruptedException) {
         return;
       }
+      if (failure instanceof CancellationException) {
+        // The subscriber went away: its cancellation interrupts this thread (now or in a moment),
+        // which could cut the closing writes short, so they run on a thread of their own (a new
+        // one: the io() pool may hand back this very thread, whose worker was just released).
+        Thread.interrupted();
+        Thread closer =
+            new Thread(() -> close(ctx, failure, emitter), "adk4j-close-" + ctx.invocationId());
+        closer.setDaemon(true);
+        closer.start();
+        while (closer.isAlive()) {
+          try {
+            closer.join();
+          } catch (InterruptedException e) {
+            // the cancellation's interrupt, which this closing answers: the lease is released
+            // next, and an interrupted thread could fail to release it
+          }
+        }
+        Thread.interrupted();
+        return;
+      }
+      close(ctx, failure, emitter);
+    }
+
+    /** {@link #end}'s writes: the closing events, stored and emitted, then the plugins' hooks. */
+    private void close(InvocationContext ctx, Throwable failure, FlowableEmitter<Event> emitter) {
       String code = errorCode(failure);
       String message = failure.getMessage() != null ? failure.getMessage() : failure.toString();
-      log.warn(
-          "Invocation {} of agent '{}' on {} failed ({}): {}",
-          ctx.invocationId(),
-          agent.name(),
-          dev.adk4j.sessions.SessionException.describe(appName, userId, sessionId),
-          code,
-          message);
+      String where = dev.adk4j.sessions.SessionException.describe(appName, userId, sessionId);
+      boolean cancelled = failure instanceof CancellationException;
+      if (cancelled) {
+        log.info(
+            "Invocation {} of agent '{}' on {} was cancelled",
+            ctx.invocationId(),
+            agent.name(),
+            where);
+      } else {
+        log.warn(
+            "Invocation {} of agent '{}' on {} failed ({}): {}",
+            ctx.invocationId(),
+            agent.name(),
+            where,
+            code,
+            message);
+      }
       try {
         for (Event e : InvocationHistory.close(ctx, ctx.invocationId(), agent, code, message)) {
           emit(ctx, ctx.persist(e), emitter);
@@ -701,12 +745,26 @@ public class Runner {
         }
       } catch (Throwable t) {
         failure.addSuppressed(t);
+        if (cancelled) {
+          // nobody is listening for the error: the log is the only place it shows
+          log.warn("Closing cancelled invocation {} on {} failed", ctx.invocationId(), where, t);
+        }
       }
     }
   }
 
+  /** What ends an invocation whose subscriber cancelled it: its final event says CANCELLED. */
+  static CancellationException cancelled() {
+    return new CancellationException(
+        "the invocation was cancelled: its caller stopped listening (a client that went away, or a"
+            + " server that is stopping)");
+  }
+
   /** The {@code errorCode} of the final event of an invocation that failed with {@code t}. */
   static String errorCode(Throwable t) {
+    if (t instanceof CancellationException) {
+      return "CANCELLED";
+    }
     if (t instanceof StateConflictException) {
       return "STATE_CONFLICT";
     }

@@ -102,7 +102,17 @@ public final class AdkServer implements AutoCloseable {
             b.bearerToken,
             b.debug,
             b.heartbeat);
-    this.routes = new Routes(Collections.unmodifiableMap(runners), sessions, artifacts, config);
+    Map<String, ClientPolicy> policies = new LinkedHashMap<>();
+    for (String app : runners.keySet()) {
+      policies.put(app, b.appPolicies.getOrDefault(app, b.clientPolicy));
+    }
+    this.routes =
+        new Routes(
+            Collections.unmodifiableMap(runners),
+            Map.copyOf(policies),
+            sessions,
+            artifacts,
+            config);
     this.executor = Executors.newCachedThreadPool(daemonThreads());
     try {
       this.http = HttpServer.create(new InetSocketAddress(address, b.port), 64);
@@ -152,8 +162,9 @@ public final class AdkServer implements AutoCloseable {
   }
 
   /**
-   * Stops the server: cancels the runs in progress, closes the connections and, if the server
-   * opened the store itself ({@link Builder#store}), closes it. Idempotent.
+   * Stops the server: cancels the runs in progress and waits (5 s at most) until each has stored
+   * its closing event ({@code CANCELLED}), closes the connections and, if the server opened the
+   * store itself ({@link Builder#store}), closes it. Idempotent.
    */
   @Override
   public void close() {
@@ -164,7 +175,7 @@ public final class AdkServer implements AutoCloseable {
       stopped = true;
       stopLock.notifyAll();
     }
-    routes.cancelRuns();
+    routes.cancelRuns(Duration.ofSeconds(5));
     http.stop(0);
     executor.shutdownNow();
     try {
@@ -210,6 +221,108 @@ public final class AdkServer implements AutoCloseable {
     boolean permits(String method, String path, Map<String, List<String>> headers);
   }
 
+  /**
+   * What the server lets REST clients write into an app's sessions, beyond a session's own keys and
+   * the user's {@code user:} keys, which they may always write. Immutable; {@link #defaults()} is
+   * what every app gets unless {@link Builder#clientPolicy} says otherwise. See {@code
+   * docs/server.md} ("What clients may write").
+   *
+   * <ul>
+   *   <li><b>app state</b> ({@code app:} keys, which every user of the app reads): refused by
+   *       default, through a run's {@code stateDelta}, a created session's {@code state} and a
+   *       {@code PATCH}; a key whose value equals the stored one is dropped as unchanged (the dev
+   *       UI sends the whole state back when it edits one key);
+   *   <li><b>secret state</b> ({@code secret:} keys): refused by default; a value of {@code "***"}
+   *       (what the API shows for a secret) is always dropped as unchanged;
+   *   <li><b>model content</b>: a run's {@code newMessage} must have the role {@code user} (a
+   *       missing role is taken as {@code user}) and no part a model writes ({@code functionCall},
+   *       {@code executableCode}, {@code codeExecutionResult}); otherwise a client could store
+   *       turns the model never took. Function responses (answers to long-running calls,
+   *       confirmations) are the user's and always allowed.
+   * </ul>
+   *
+   * <p>A refusal is a 403 naming the key or role, the app, user and session, and the switch that
+   * allows it; nothing is stored. The library's {@link Runner} applies no such policy.
+   */
+  public static final class ClientPolicy {
+    private static final ClientPolicy DEFAULTS = new ClientPolicy(false, false, false);
+    private static final ClientPolicy TRUST_ALL = new ClientPolicy(true, true, true);
+
+    private final boolean appState;
+    private final boolean secretState;
+    private final boolean modelContent;
+
+    private ClientPolicy(boolean appState, boolean secretState, boolean modelContent) {
+      this.appState = appState;
+      this.secretState = secretState;
+      this.modelContent = modelContent;
+    }
+
+    /** The default: no {@code app:} or {@code secret:} writes, user messages only. */
+    public static ClientPolicy defaults() {
+      return DEFAULTS;
+    }
+
+    /** Everything ADK's servers let a client do: app and secret state, any role. */
+    public static ClientPolicy trustAll() {
+      return TRUST_ALL;
+    }
+
+    /** This policy, with {@code app:} writes from clients allowed or not. */
+    public ClientPolicy appState(boolean allowed) {
+      return new ClientPolicy(allowed, secretState, modelContent);
+    }
+
+    /** This policy, with {@code secret:} writes from clients allowed or not. */
+    public ClientPolicy secretState(boolean allowed) {
+      return new ClientPolicy(appState, allowed, modelContent);
+    }
+
+    /** This policy, with messages of other roles than {@code user}, or model parts, allowed. */
+    public ClientPolicy modelContent(boolean allowed) {
+      return new ClientPolicy(appState, secretState, allowed);
+    }
+
+    /** Whether clients may write {@code app:} keys. */
+    public boolean allowsAppState() {
+      return appState;
+    }
+
+    /** Whether clients may write {@code secret:} keys. */
+    public boolean allowsSecretState() {
+      return secretState;
+    }
+
+    /** Whether clients may send messages of other roles than {@code user}, or model parts. */
+    public boolean allowsModelContent() {
+      return modelContent;
+    }
+
+    @Override
+    public boolean equals(@Nullable Object o) {
+      return o instanceof ClientPolicy p
+          && p.appState == appState
+          && p.secretState == secretState
+          && p.modelContent == modelContent;
+    }
+
+    @Override
+    public int hashCode() {
+      return (appState ? 1 : 0) + (secretState ? 2 : 0) + (modelContent ? 4 : 0);
+    }
+
+    @Override
+    public String toString() {
+      return "ClientPolicy[appState="
+          + appState
+          + ", secretState="
+          + secretState
+          + ", modelContent="
+          + modelContent
+          + "]";
+    }
+  }
+
   /** Options of an {@link AdkServer}; {@link #start()} starts one. Not thread-safe. */
   public static final class Builder {
     private final Map<String, BaseAgent> apps = new LinkedHashMap<>();
@@ -226,6 +339,8 @@ public final class AdkServer implements AutoCloseable {
     private @Nullable String bearerToken;
     private boolean debug;
     private Duration heartbeat = Duration.ofSeconds(1);
+    private ClientPolicy clientPolicy = ClientPolicy.defaults();
+    private final Map<String, ClientPolicy> appPolicies = new LinkedHashMap<>();
 
     private Builder() {}
 
@@ -363,11 +478,31 @@ public final class AdkServer implements AutoCloseable {
     }
 
     /**
+     * What clients may write into the sessions of every app without a policy of its own ({@link
+     * ClientPolicy#defaults()} unless set).
+     */
+    public Builder clientPolicy(ClientPolicy policy) {
+      this.clientPolicy = Objects.requireNonNull(policy, "policy");
+      return this;
+    }
+
+    /**
+     * What clients may write into the sessions of app {@code app}; the app must be registered by
+     * the time the server starts.
+     */
+    public Builder clientPolicy(String app, ClientPolicy policy) {
+      appPolicies.put(Objects.requireNonNull(app, "app"), Objects.requireNonNull(policy, "policy"));
+      return this;
+    }
+
+    /**
      * Applies command-line options: {@code --port N}, {@code --host ADDR}, {@code --store
      * JDBC_URL}, {@code --cors ORIGIN[,ORIGIN]}, {@code --allowed-hosts NAME[,NAME]}, {@code
      * --allow-any-host}, {@code --token TOKEN}, {@code --max-body-bytes N}, {@code --debug} (also
-     * in the {@code --name=value} form). The environment variable {@code ADK4J_SERVER_TOKEN} sets
-     * the bearer token too, which keeps it out of the process list.
+     * in the {@code --name=value} form), {@code --allow-client-writes WHAT[,WHAT]} (for every app:
+     * {@code app-state}, {@code secret-state}, {@code model-content}, or {@code all}; see {@link
+     * ClientPolicy}). The environment variable {@code ADK4J_SERVER_TOKEN} sets the bearer token
+     * too, which keeps it out of the process list.
      *
      * @throws IllegalArgumentException naming an unknown option or a bad value
      */
@@ -397,7 +532,8 @@ public final class AdkServer implements AutoCloseable {
               "--cors",
               "--allowed-hosts",
               "--token",
-              "--max-body-bytes" -> {
+              "--max-body-bytes",
+              "--allow-client-writes" -> {
             if (value == null) {
               if (i + 1 >= args.length) {
                 throw new IllegalArgumentException("option " + name + " needs a value");
@@ -411,7 +547,8 @@ public final class AdkServer implements AutoCloseable {
                   "unknown option '"
                       + arg
                       + "'; options: --port, --host, --store, --cors, --allowed-hosts,"
-                      + " --allow-any-host, --token, --max-body-bytes, --debug");
+                      + " --allow-any-host, --token, --max-body-bytes, --allow-client-writes,"
+                      + " --debug");
         }
       }
       return this;
@@ -426,8 +563,32 @@ public final class AdkServer implements AutoCloseable {
         case "--allowed-hosts" -> allowedHosts(splitList(value));
         case "--token" -> bearerToken(value);
         case "--max-body-bytes" -> maxBodyBytes(parseInt(name, value));
+        case "--allow-client-writes" -> clientPolicy(allowing(clientPolicy, value));
         default -> throw new IllegalStateException(name);
       }
+    }
+
+    private static ClientPolicy allowing(ClientPolicy policy, String value) {
+      ClientPolicy p = policy;
+      List<String> what = splitList(value);
+      if (what.isEmpty()) {
+        throw new IllegalArgumentException(
+            "--allow-client-writes needs app-state, secret-state, model-content or all");
+      }
+      for (String w : what) {
+        switch (w) {
+          case "app-state" -> p = p.appState(true);
+          case "secret-state" -> p = p.secretState(true);
+          case "model-content" -> p = p.modelContent(true);
+          case "all" -> p = ClientPolicy.trustAll();
+          default ->
+              throw new IllegalArgumentException(
+                  "--allow-client-writes: unknown '"
+                      + w
+                      + "'; allowed: app-state, secret-state, model-content, all");
+        }
+      }
+      return p;
     }
 
     private static int parseInt(String name, String value) {
@@ -462,6 +623,15 @@ public final class AdkServer implements AutoCloseable {
     public AdkServer start() {
       if (apps.isEmpty()) {
         throw new IllegalStateException("no app registered: call app(name, agent) first");
+      }
+      for (String app : appPolicies.keySet()) {
+        if (!apps.containsKey(app)) {
+          throw new IllegalStateException(
+              "clientPolicy for app '"
+                  + app
+                  + "', which is not registered; apps: "
+                  + apps.keySet());
+        }
       }
       try {
         return new AdkServer(this);

@@ -13,9 +13,16 @@ import java.util.Set;
 /** The apps the server runs, by name: lookup with a clear 404, and the {@code /list-apps} body. */
 final class Apps {
   private final Map<String, Runner> runners;
+  private final Map<String, AdkServer.ClientPolicy> policies;
 
-  Apps(Map<String, Runner> runners) {
+  Apps(Map<String, Runner> runners, Map<String, AdkServer.ClientPolicy> policies) {
     this.runners = runners;
+    this.policies = policies;
+  }
+
+  /** What clients may write into the app's sessions (the default policy for an unknown app). */
+  AdkServer.ClientPolicy policy(String app) {
+    return policies.getOrDefault(app, AdkServer.ClientPolicy.defaults());
   }
 
   Set<String> names() {

@@ -41,6 +41,7 @@ final class Routes implements HttpHandler {
   private static final Logger log = LoggerFactory.getLogger(Routes.class);
 
   private final ServerConfig config;
+  private final BaseSessionService sessionService;
   private final String version;
   private final Guard guard;
   private final Apps apps;
@@ -51,14 +52,16 @@ final class Routes implements HttpHandler {
 
   Routes(
       Map<String, Runner> runners,
+      Map<String, AdkServer.ClientPolicy> policies,
       BaseSessionService sessions,
       BaseArtifactService artifacts,
       ServerConfig config) {
     this.config = config;
+    this.sessionService = sessions;
     this.version = readVersion();
     this.guard = new Guard(config);
-    this.apps = new Apps(runners);
-    this.sessions = new SessionRoutes(sessions, config);
+    this.apps = new Apps(runners, policies);
+    this.sessions = new SessionRoutes(sessions, apps, config);
     this.artifacts = new ArtifactRoutes(artifacts, this.sessions);
     this.runs = new RunRoutes(apps, this.sessions, config);
     this.devUi = new DevUiFiles(config);
@@ -68,8 +71,33 @@ final class Routes implements HttpHandler {
     return apps.names();
   }
 
-  void cancelRuns() {
-    runs.cancelAll();
+  /**
+   * Cancels the runs in flight and waits (up to {@code wait} in all) until each has closed its
+   * turn: the Runner stores a CANCELLED event, then releases the session's lease, which this takes
+   * and gives back. Without it a store closed right after could lose that event.
+   */
+  void cancelRuns(java.time.Duration wait) {
+    long deadline = System.nanoTime() + wait.toNanos();
+    for (RunRoutes.RunRequest run : runs.cancelAll()) {
+      long left = Math.max(0, deadline - System.nanoTime());
+      try {
+        sessionService
+            .acquireLease(
+                run.appName(), run.userId(), run.sessionId(), java.time.Duration.ofNanos(left))
+            .blockingGet()
+            .close();
+      } catch (SessionNotFoundException e) {
+        // deleted meanwhile: nothing to close
+      } catch (RuntimeException e) {
+        log.warn(
+            "stopping: the cancelled run on session '{}' of user '{}' in app '{}' did not end in"
+                + " time ({})",
+            run.sessionId(),
+            run.userId(),
+            run.appName(),
+            e.toString());
+      }
+    }
   }
 
   @Override
@@ -253,7 +281,7 @@ final class Routes implements HttpHandler {
     if (n < 4 || !seg.get(2).equals("users") || (n >= 5 && !seg.get(4).equals("sessions"))) {
       throw HttpError.notFound("no endpoint " + method + " /" + String.join("/", seg));
     }
-    String user = seg.get(3);
+    String user = Wire.id(seg.get(3), "userId");
     if (n == 4) {
       throw HttpError.notFound("no endpoint " + method + " /" + String.join("/", seg));
     }
@@ -264,7 +292,7 @@ final class Routes implements HttpHandler {
       sessions.collection(ex, method, app, user, query);
       return;
     }
-    String id = seg.get(5);
+    String id = Wire.id(seg.get(5), "sessionId");
     if (n == 6 && !dev) {
       sessions.one(ex, method, app, user, id);
       return;

@@ -11,6 +11,7 @@ import com.sun.net.httpserver.Headers;
 import com.sun.net.httpserver.HttpExchange;
 import dev.adk4j.agents.RunConfig;
 import dev.adk4j.events.Event;
+import dev.adk4j.sessions.Session;
 import io.reactivex.rxjava3.core.Flowable;
 import io.reactivex.rxjava3.subscribers.ResourceSubscriber;
 import java.io.IOException;
@@ -19,7 +20,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -47,7 +47,9 @@ final class RunRoutes {
   private final Apps apps;
   private final SessionRoutes sessions;
   private final ServerConfig config;
-  private final Set<ResourceSubscriber<Event>> runs = ConcurrentHashMap.newKeySet();
+
+  /** The runs in flight, with what they run on. */
+  private final Map<ResourceSubscriber<Event>, RunRequest> runs = new ConcurrentHashMap<>();
 
   RunRoutes(Apps apps, SessionRoutes sessions, ServerConfig config) {
     this.apps = apps;
@@ -65,11 +67,14 @@ final class RunRoutes {
     }
   }
 
-  /** Cancels every run in flight. */
-  void cancelAll() {
-    for (ResourceSubscriber<Event> run : runs) {
-      run.dispose();
+  /** Cancels every run in flight; returns what they ran on. */
+  List<RunRequest> cancelAll() {
+    List<RunRequest> cancelled = new ArrayList<>();
+    for (Map.Entry<ResourceSubscriber<Event>, RunRequest> run : runs.entrySet()) {
+      run.getKey().dispose();
+      cancelled.add(run.getValue());
     }
+    return cancelled;
   }
 
   private RunRequest runRequest(byte[] raw) {
@@ -87,17 +92,17 @@ final class RunRoutes {
           "'newMessage' is required: {\"role\": \"user\", \"parts\": [...]}");
     }
     if (!msg.isObject()) {
-      throw HttpError.badRequest("'newMessage' must be a Content object, got " + msg);
+      throw HttpError.badRequest("'newMessage' must be a Content object, got " + Wire.kind(msg));
     }
     Content content;
     try {
       content = Wire.MAPPER.treeToValue(msg, Content.class);
     } catch (IOException | IllegalArgumentException e) {
-      throw HttpError.badRequest("'newMessage' is not a valid Content: " + e.getMessage());
+      throw HttpError.badRequest("'newMessage' is not a valid Content" + Wire.where(e));
     }
     JsonNode streaming = Wire.field(body, "streaming");
     if (streaming != null && !streaming.isBoolean()) {
-      throw HttpError.badRequest("'streaming' must be true or false, got " + streaming);
+      throw HttpError.badRequest("'streaming' must be true or false, got " + Wire.kind(streaming));
     }
     Map<String, Object> delta =
         Wire.map(Wire.field(body, "stateDelta", "state_delta"), "stateDelta");
@@ -107,14 +112,34 @@ final class RunRoutes {
   }
 
   private Flowable<Event> start(RunRequest run) {
-    sessions.requireSession(run.appName(), run.userId(), run.sessionId(), 0);
+    Session session = sessions.requireSession(run.appName(), run.userId(), run.sessionId(), 0);
+    AdkServer.ClientPolicy policy = apps.policy(run.appName());
+    Content message =
+        ClientWrites.message(
+            policy,
+            run.newMessage(),
+            "the newMessage of a run",
+            run.appName(),
+            run.userId(),
+            run.sessionId());
+    Map<String, Object> delta = run.stateDelta();
+    if (delta != null) {
+      delta =
+          ClientWrites.state(
+              policy,
+              delta,
+              session.state(),
+              ClientWrites.Source.RUN,
+              run.appName(),
+              run.userId(),
+              run.sessionId());
+    }
     RunConfig cfg =
         RunConfig.builder()
             .streamingMode(
                 run.streaming() ? RunConfig.StreamingMode.SSE : RunConfig.StreamingMode.NONE)
             .build();
-    return apps.runner(run.appName())
-        .runAsync(run.userId(), run.sessionId(), run.newMessage(), cfg, run.stateDelta());
+    return apps.runner(run.appName()).runAsync(run.userId(), run.sessionId(), message, cfg, delta);
   }
 
   private void run(HttpExchange ex, RunRequest run) throws IOException {
@@ -142,7 +167,7 @@ final class RunRoutes {
             done.countDown();
           }
         };
-    runs.add(sub);
+    runs.put(sub, run);
     try {
       flow.subscribe(sub);
       done.await();
@@ -213,7 +238,7 @@ final class RunRoutes {
             done.countDown();
           }
         };
-    runs.add(sub);
+    runs.put(sub, run);
     try {
       flow.subscribe(sub);
       long beat = config.heartbeat().toMillis();

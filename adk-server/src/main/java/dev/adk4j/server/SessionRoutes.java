@@ -18,6 +18,9 @@ import dev.adk4j.sessions.Session;
 import dev.adk4j.sessions.SessionAlreadyExistsException;
 import dev.adk4j.sessions.StaleSessionException;
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
@@ -29,10 +32,12 @@ import org.jspecify.annotations.Nullable;
  */
 final class SessionRoutes {
   private final BaseSessionService sessions;
+  private final Apps apps;
   private final ServerConfig config;
 
-  SessionRoutes(BaseSessionService sessions, ServerConfig config) {
+  SessionRoutes(BaseSessionService sessions, Apps apps, ServerConfig config) {
     this.sessions = sessions;
+    this.apps = apps;
     this.config = config;
   }
 
@@ -97,20 +102,30 @@ final class SessionRoutes {
       throws IOException {
     ObjectNode body =
         Wire.object(Wire.parse(readBody(ex, config.maxBodyBytes())), "the request body");
+    if (body != null && body.has("events") && (id == null || body.has("state"))) {
+      importSession(ex, app, user, id, body);
+      return;
+    }
     Map<String, Object> state;
     if (id == null) {
       state = Wire.map(Wire.field(body, "state"), "state");
       JsonNode chosen = Wire.field(body, "sessionId", "session_id");
       if (chosen != null) {
         if (!chosen.isTextual() || chosen.asText().isBlank()) {
-          throw HttpError.badRequest("'sessionId' must be a non-blank string, got " + chosen);
+          throw HttpError.badRequest(
+              "'sessionId' must be a non-blank string, got " + Wire.kind(chosen));
         }
-        id = chosen.asText();
+        id = Wire.id(chosen.asText(), "sessionId");
       }
     } else if (body != null && body.size() == 1 && body.has("state")) {
       state = Wire.map(body.get("state"), "state");
     } else {
       state = Wire.map(body, "state"); // ADK's older form: the body is the state itself
+    }
+    if (state != null) {
+      state =
+          ClientWrites.state(
+              apps.policy(app), state, null, ClientWrites.Source.CREATE, app, user, id);
     }
     Session created;
     try {
@@ -122,6 +137,93 @@ final class SessionRoutes {
     sendJson(ex, 200, Wire.session(created, true));
   }
 
+  /**
+   * A new session with the events a client imports (the dev UI's Import: {@code {events, state?,
+   * sessionId?}}): every event is read and checked against the app's policy before anything is
+   * stored; the events are then appended in order, and if one is refused the session is deleted
+   * again, so an import stores all or nothing.
+   */
+  private void importSession(
+      HttpExchange ex, String app, String user, @Nullable String id, ObjectNode body)
+      throws IOException {
+    AdkServer.ClientPolicy policy = apps.policy(app);
+    if (id == null) {
+      JsonNode chosen = Wire.field(body, "sessionId", "session_id");
+      if (chosen != null) {
+        if (!chosen.isTextual() || chosen.asText().isBlank()) {
+          throw HttpError.badRequest(
+              "'sessionId' must be a non-blank string, got " + Wire.kind(chosen));
+        }
+        id = Wire.id(chosen.asText(), "sessionId");
+      }
+    }
+    JsonNode list = body.get("events");
+    if (!list.isArray()) {
+      throw HttpError.badRequest("'events' must be an array of events, got " + Wire.kind(list));
+    }
+    Map<String, Object> state = Wire.map(Wire.field(body, "state"), "state");
+    if (state != null) {
+      state = ClientWrites.state(policy, state, null, ClientWrites.Source.CREATE, app, user, id);
+    }
+    List<Event> events = new ArrayList<>();
+    Map<String, Integer> ids = new HashMap<>();
+    for (int i = 0; i < list.size(); i++) {
+      Event event = importedEvent(list.get(i), i);
+      Integer first = ids.putIfAbsent(event.id(), i);
+      if (first != null) {
+        throw HttpError.badRequest(
+            "events["
+                + i
+                + "] has the id "
+                + ClientWrites.shown(event.id())
+                + " of events["
+                + first
+                + "]: each event of a session has an id of its own; nothing was created");
+      }
+      events.add(ClientWrites.imported(policy, event, i, app, user, id));
+    }
+    Session created;
+    try {
+      created = sessions.createSession(app, user, state, id).blockingGet();
+    } catch (SessionAlreadyExistsException e) {
+      throw new HttpError(
+          409, "session '" + id + "' already exists for app '" + app + "' and user '" + user + "'");
+    }
+    try {
+      Session s = created;
+      for (Event e : events) {
+        sessions.appendEvent(s, e).blockingGet();
+      }
+    } catch (RuntimeException e) {
+      try {
+        sessions.deleteSession(app, user, created.id()).blockingAwait();
+      } catch (RuntimeException cleanup) {
+        e.addSuppressed(cleanup);
+      }
+      throw e;
+    }
+    sendJson(ex, 200, Wire.session(requireSession(app, user, created.id(), -1), true));
+  }
+
+  /** One imported event, read; its {@code timestamp} in seconds (as the API writes it) or ms. */
+  private static Event importedEvent(JsonNode node, int index) {
+    if (!node.isObject()) {
+      throw HttpError.badRequest(
+          "events[" + index + "] must be an event object, got " + Wire.kind(node));
+    }
+    ObjectNode copy = ((ObjectNode) node).deepCopy();
+    JsonNode ts = copy.get("timestamp");
+    if (ts != null && ts.isNumber()) {
+      double t = ts.asDouble();
+      copy.put("timestamp", (long) (t < 1e11 ? t * 1000 : t));
+    }
+    try {
+      return Wire.MAPPER.treeToValue(copy, Event.class);
+    } catch (IOException | IllegalArgumentException e) {
+      throw HttpError.badRequest("events[" + index + "] is not a valid event" + Wire.where(e));
+    }
+  }
+
   private void patch(HttpExchange ex, String app, String user, String id) throws IOException {
     ObjectNode body =
         Wire.object(Wire.parse(readBody(ex, config.maxBodyBytes())), "the request body");
@@ -130,14 +232,18 @@ final class SessionRoutes {
     if (delta == null) {
       throw HttpError.badRequest("'stateDelta' is required: {\"stateDelta\": {\"key\": value}}");
     }
-    Event event =
-        Event.builder()
-            .author("user")
-            .invocationId("p-" + UUID.randomUUID())
-            .actions(EventActions.builder().stateDelta(delta).build())
-            .build();
+    String invocationId = "p-" + UUID.randomUUID();
     for (int attempt = 1; ; attempt++) {
       Session s = requireSession(app, user, id, 0);
+      Map<String, Object> allowed =
+          ClientWrites.state(
+              apps.policy(app), delta, s.state(), ClientWrites.Source.PATCH, app, user, id);
+      Event event =
+          Event.builder()
+              .author("user")
+              .invocationId(invocationId)
+              .actions(EventActions.builder().stateDelta(allowed).build())
+              .build();
       try {
         sessions.appendEvent(s, event).blockingGet();
         break;

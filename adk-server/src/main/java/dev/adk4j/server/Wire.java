@@ -1,7 +1,9 @@
 package dev.adk4j.server;
 
 import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -15,6 +17,7 @@ import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
@@ -25,7 +28,12 @@ import org.jspecify.annotations.Nullable;
 final class Wire {
   private Wire() {}
 
-  static final ObjectMapper MAPPER = Json.newMapper();
+  /**
+   * adk4j's mapping, reading request bodies strictly: a key twice in one object is an error naming
+   * it (rather than the last one silently winning).
+   */
+  static final ObjectMapper MAPPER =
+      Json.newMapper().enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
 
   /** The event; a {@code secret:} key of its delta (never in a stored one) shows as "***". */
   static ObjectNode event(Event event) {
@@ -131,30 +139,85 @@ final class Wire {
     }
   }
 
+  /**
+   * Where in a value a mapping failed ({@code " at parts[0].text"}), or what failed, without the
+   * offending value (Jackson's own message may quote it).
+   */
+  static String where(Exception e) {
+    if (e instanceof JsonMappingException m && !m.getPath().isEmpty()) {
+      StringBuilder at = new StringBuilder();
+      for (JsonMappingException.Reference r : m.getPath()) {
+        if (r.getFieldName() != null) {
+          at.append(at.length() == 0 ? "" : ".").append(r.getFieldName());
+        } else if (r.getIndex() >= 0) {
+          at.append('[').append(r.getIndex()).append(']');
+        }
+      }
+      return ": a value of the wrong type at " + at;
+    }
+    return ": a value of the wrong type";
+  }
+
+  /**
+   * What kind of JSON value a node is, for messages: its type, never the value (which may be a
+   * secret or personal data).
+   */
+  static String kind(JsonNode node) {
+    if (node.isTextual()) {
+      return node.asText().isBlank() ? "a blank string" : "a string";
+    }
+    if (node.isNumber()) {
+      return "a number";
+    }
+    if (node.isBoolean()) {
+      return "a boolean";
+    }
+    if (node.isArray()) {
+      return "an array";
+    }
+    if (node.isObject()) {
+      return "an object";
+    }
+    return node.isNull() ? "null" : "a " + node.getNodeType().toString().toLowerCase(Locale.ROOT);
+  }
+
   static @Nullable ObjectNode object(@Nullable JsonNode node, String what) {
     if (node == null || node.isNull()) {
       return null;
     }
     if (!node.isObject()) {
-      throw HttpError.badRequest(
-          what + " must be a JSON object, got " + node.getNodeType().toString().toLowerCase());
+      throw HttpError.badRequest(what + " must be a JSON object, got " + kind(node));
     }
     return (ObjectNode) node;
   }
 
-  /** The field under any of its names (camelCase first, ADK's snake_case accepted too). */
+  /**
+   * The field under any of its names (camelCase, or ADK's snake_case).
+   *
+   * @throws HttpError 400 when it is there under two names (which one would count is a guess)
+   */
   static @Nullable JsonNode field(@Nullable ObjectNode body, String... names) {
     if (body == null) {
       return null;
     }
+    JsonNode found = null;
+    String foundName = null;
     for (String n : names) {
       JsonNode v = body.get(n);
       if (v != null && !v.isNull()) {
-        return v;
+        if (foundName != null) {
+          throw HttpError.badRequest(
+              "'" + foundName + "' and '" + n + "' are the same field: send one of them");
+        }
+        found = v;
+        foundName = n;
       }
     }
-    return null;
+    return found;
   }
+
+  /** The longest app name, user id or session id the server accepts. */
+  static final int MAX_ID_LENGTH = 1024;
 
   static String requiredText(@Nullable ObjectNode body, String name, String snake) {
     JsonNode v = field(body, name, snake);
@@ -162,9 +225,38 @@ final class Wire {
       throw HttpError.badRequest("'" + name + "' is required");
     }
     if (!v.isTextual() || v.asText().isBlank()) {
-      throw HttpError.badRequest("'" + name + "' must be a non-blank string, got " + v);
+      throw HttpError.badRequest("'" + name + "' must be a non-blank string, got " + kind(v));
     }
-    return v.asText();
+    return id(v.asText(), name);
+  }
+
+  /**
+   * An id from a client (a user or session id, in the path or the body), checked.
+   *
+   * @throws HttpError 400 naming {@code what} when it is longer than {@value #MAX_ID_LENGTH}
+   *     characters or has a control character (which logs and terminals would render as something
+   *     else)
+   */
+  static String id(String value, String what) {
+    if (value.length() > MAX_ID_LENGTH) {
+      throw HttpError.badRequest(
+          "'"
+              + what
+              + "' is "
+              + value.length()
+              + " characters long; at most "
+              + MAX_ID_LENGTH
+              + " are allowed");
+    }
+    for (int i = 0; i < value.length(); i++) {
+      char c = value.charAt(i);
+      if (Character.isISOControl(c)) {
+        throw HttpError.badRequest(
+            String.format(
+                "'%s' must not contain control characters: U+%04X at index %d", what, (int) c, i));
+      }
+    }
+    return value;
   }
 
   @SuppressWarnings("unchecked")
@@ -173,7 +265,7 @@ final class Wire {
       return null;
     }
     if (!node.isObject()) {
-      throw HttpError.badRequest("'" + name + "' must be a JSON object, got " + node);
+      throw HttpError.badRequest("'" + name + "' must be a JSON object, got " + kind(node));
     }
     return MAPPER.convertValue(node, Map.class);
   }

@@ -34,6 +34,9 @@ class SecretJsonTest {
     server =
         AdkServer.builder()
             .app("app", agent)
+            // clients may not write secrets by default; this app lets them, to show what the API
+            // gives back
+            .clientPolicy(AdkServer.ClientPolicy.defaults().secretState(true))
             .store("jdbc:sqlite:" + dir.resolve("server.db"))
             .port(0)
             .start();

@@ -148,6 +148,50 @@ class SecurityTest {
   }
 
   @Test
+  void clientPoliciesAreSetPerAppOrByOption_andBadOnesNamed() {
+    String write =
+        "{\"appName\":\"%s\",\"userId\":\"u\",\"sessionId\":\"s\",\"newMessage\":"
+            + "{\"role\":\"model\",\"parts\":[{\"text\":\"forged\"}]},"
+            + "\"stateDelta\":{\"app:k\":1}}";
+    // the option opens every app without a policy of its own; "locked" keeps the default
+    AdkServer.Builder b =
+        AdkServer.builder()
+            .options("--allow-client-writes", "app-state,model-content")
+            .app("open", agent())
+            .app("locked", agent())
+            .clientPolicy("locked", AdkServer.ClientPolicy.defaults());
+    ServerClient client = start(b);
+    for (String app : List.of("open", "locked")) {
+      assertThat(client.post("/apps/" + app + "/users/u/sessions/s", null).statusCode())
+          .isEqualTo(200);
+    }
+    HttpResponse<String> open = client.post("/run", String.format(write, "open"));
+    assertThat(open.statusCode()).as(open.body()).isEqualTo(200);
+    HttpResponse<String> locked = client.post("/run", String.format(write, "locked"));
+    assertThat(locked.statusCode()).isEqualTo(403);
+    assertThat(ServerClient.json(locked).get("error").asText()).contains("role 'model'");
+
+    AdkServer.ClientPolicy p = AdkServer.ClientPolicy.defaults().secretState(true);
+    assertThat(p.allowsSecretState()).isTrue();
+    assertThat(p.allowsAppState()).isFalse();
+    assertThat(AdkServer.ClientPolicy.defaults()).isNotEqualTo(p);
+    assertThat(AdkServer.ClientPolicy.trustAll()).isEqualTo(p.appState(true).modelContent(true));
+
+    assertThatThrownBy(() -> AdkServer.builder().options("--allow-client-writes", "app-stat"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("'app-stat'")
+        .hasMessageContaining("app-state, secret-state, model-content, all");
+    assertThatThrownBy(
+            () ->
+                AdkServer.builder()
+                    .app("a", agent())
+                    .clientPolicy("typo", AdkServer.ClientPolicy.trustAll())
+                    .start())
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("'typo'");
+  }
+
+  @Test
   void optionsAreParsedAndBadOnesNamed() {
     AdkServer.Builder b =
         AdkServer.builder()
