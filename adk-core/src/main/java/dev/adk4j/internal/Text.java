@@ -11,7 +11,10 @@ public final class Text {
   /** Names longer than this are cut in messages. */
   static final int QUOTE_CHARS = 100;
 
-  /** The length of {@code s} in UTF-8, in bytes (an unpaired surrogate counts as {@code ?}). */
+  /**
+   * The length of {@code s} in UTF-8, in bytes, without encoding it (an unpaired surrogate counts 3
+   * bytes, as the longest replacement an encoder may write).
+   */
   public static long utf8Length(String s) {
     long n = 0;
     for (int i = 0; i < s.length(); i++) {
@@ -25,8 +28,6 @@ public final class Text {
           && Character.isLowSurrogate(s.charAt(i + 1))) {
         n += 4;
         i++;
-      } else if (Character.isSurrogate(c)) {
-        n++;
       } else {
         n += 3;
       }

@@ -9,6 +9,7 @@ import dev.adk4j.events.Event;
 import dev.adk4j.events.EventActions;
 import dev.adk4j.events.EventCompaction;
 import dev.adk4j.internal.Json;
+import dev.adk4j.internal.Text;
 import java.math.BigInteger;
 import java.util.List;
 import java.util.Map;
@@ -243,27 +244,6 @@ final class JsonSizes {
   }
 
   private static long written(Object v) {
-    return utf8Length(Json.toJson(v));
-  }
-
-  /** The UTF-8 length of {@code s} without encoding it. */
-  static long utf8Length(String s) {
-    long n = 0;
-    for (int i = 0, len = s.length(); i < len; i++) {
-      char ch = s.charAt(i);
-      if (ch < 0x80) {
-        n += 1;
-      } else if (ch < 0x800) {
-        n += 2;
-      } else if (Character.isHighSurrogate(ch)
-          && i + 1 < len
-          && Character.isLowSurrogate(s.charAt(i + 1))) {
-        n += 4;
-        i++;
-      } else {
-        n += 3;
-      }
-    }
-    return n;
+    return Text.utf8Length(Json.toJson(v));
   }
 }

@@ -2,6 +2,7 @@ package dev.adk4j.sessions;
 
 import dev.adk4j.events.Event;
 import dev.adk4j.internal.Json;
+import dev.adk4j.internal.Text;
 import java.util.Map;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
@@ -123,7 +124,7 @@ public final class SessionLimits {
   /** Writes {@code value} to measure it, and refuses it if it is over {@code limit}. */
   private static void check(
       Object value, int limit, String setting, String what, Supplier<String> where) {
-    long bytes = JsonSizes.utf8Length(Json.toJson(value));
+    long bytes = Text.utf8Length(Json.toJson(value));
     if (bytes > limit) {
       throw new IllegalArgumentException(
           what

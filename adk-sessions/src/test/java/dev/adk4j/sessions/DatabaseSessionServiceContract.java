@@ -277,23 +277,30 @@ abstract class DatabaseSessionServiceContract extends SessionServiceContract {
 
   // ---- durability ----
 
+  /**
+   * Starts {@code main} in a child JVM on this test's class path, with arguments (this store's URL,
+   * the app, {@code user}, {@code session}); its standard error is discarded.
+   */
+  private Process startChild(Class<?> main, String user, String session) throws Exception {
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    return new ProcessBuilder(
+            java,
+            "-cp",
+            System.getProperty("java.class.path"),
+            main.getName(),
+            url,
+            APP,
+            user,
+            session)
+        .redirectError(ProcessBuilder.Redirect.DISCARD)
+        .start();
+  }
+
   @Test
   void killedWriter_losesNoAcknowledgedAppend_andLeavesNoHalfAppend() throws Exception {
     create("alice", "durable", map());
     Session neighbour = create("alice", "neighbour", map());
-    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    Process writer =
-        new ProcessBuilder(
-                java,
-                "-cp",
-                System.getProperty("java.class.path"),
-                DurabilityWriter.class.getName(),
-                url,
-                APP,
-                "alice",
-                "durable")
-            .redirectError(ProcessBuilder.Redirect.DISCARD)
-            .start();
+    Process writer = startChild(DurabilityWriter.class, "alice", "durable");
     // Meanwhile this process writes the same user's scope from another session: two processes
     // contend for the database, as two application instances would.
     AtomicBoolean stop = new AtomicBoolean();
@@ -1055,19 +1062,7 @@ abstract class DatabaseSessionServiceContract extends SessionServiceContract {
   @Test
   void leaseOfAKilledProcess_onThisHost_isTakenAtOnce_aLiveOnesIsNot() throws Exception {
     create("alice", "s1", Map.of());
-    String javaBin = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    Process holder =
-        new ProcessBuilder(
-                javaBin,
-                "-cp",
-                System.getProperty("java.class.path"),
-                LeaseHolder.class.getName(),
-                url,
-                APP,
-                "alice",
-                "s1")
-            .redirectError(ProcessBuilder.Redirect.DISCARD)
-            .start();
+    Process holder = startChild(LeaseHolder.class, "alice", "s1");
     DatabaseSessionConfig minuteLease =
         DatabaseSessionConfig.builder().leaseDuration(Duration.ofMinutes(1)).build();
     try (BufferedReader out =
