@@ -18,14 +18,16 @@ import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import org.jspecify.annotations.Nullable;
 
 /**
- * adk4j agents served to MCP clients (IDEs, other agent frameworks): each agent is one MCP tool,
- * named after the agent, that runs one invocation through its {@link Runner}.
+ * adk4j agents (and chosen tools) served to MCP clients (IDEs, other agent frameworks): each agent
+ * is one MCP tool, named after the agent, that runs one invocation through its {@link Runner}; each
+ * tool given to {@link Builder#tools} is one MCP tool too.
  *
  * <p>A call takes {@code message} (required), {@code sessionId} (go on with that conversation; a
  * new session when absent, created when unknown), {@code userId} (a default when absent) and {@code
@@ -43,28 +45,40 @@ import org.jspecify.annotations.Nullable;
 public final class McpAgentServer implements AutoCloseable {
   private final String name;
   private final String version;
-  private final List<AgentRunTool> tools;
+  private final List<Served> tools;
   private final @Nullable String bearerToken;
   private final McpJsonMapper json = new JacksonMcpJsonMapper(Json.newMapper());
   private final List<AutoCloseable> running = new ArrayList<>();
   private @Nullable HttpServer http;
 
+  /** One MCP tool and what answers its calls. */
+  private record Served(
+      McpSchema.Tool tool,
+      java.util.function.Function<McpSchema.CallToolRequest, McpSchema.CallToolResult> handler) {}
+
   private McpAgentServer(Builder b) {
     this.name = b.name;
     this.version = b.version;
     this.bearerToken = b.bearerToken;
-    List<AgentRunTool> list = new ArrayList<>();
-    java.util.Set<String> names = new java.util.HashSet<>();
+    List<Served> list = new ArrayList<>();
     for (Runner r : b.runners) {
       AgentRunTool t = new AgentRunTool(r, b.defaultUserId);
-      if (!names.add(t.tool().name())) {
+      list.add(new Served(t.tool(), t::call));
+    }
+    for (Map.Entry<dev.adk4j.tools.BaseTool, Runner> e : b.tools.entrySet()) {
+      ServedTool t = new ServedTool(e.getKey(), e.getValue(), b.defaultUserId);
+      list.add(new Served(t.tool(), t::call));
+    }
+    java.util.Set<String> names = new java.util.HashSet<>();
+    for (Served s : list) {
+      if (!names.add(s.tool().name())) {
         throw new IllegalArgumentException(
-            "Two agents named '" + t.tool().name() + "': MCP tool names must be distinct");
+            "Two agents or tools named '" + s.tool().name() + "': MCP tool names must be distinct");
       }
-      list.add(t);
     }
     if (list.isEmpty()) {
-      throw new IllegalStateException("An McpAgentServer needs at least one agent: agent(runner)");
+      throw new IllegalStateException(
+          "An McpAgentServer needs at least one agent or tool: agent(runner), tools(runner, ...)");
     }
     this.tools = List.copyOf(list);
   }
@@ -93,8 +107,8 @@ public final class McpAgentServer implements AutoCloseable {
             .serverInfo(name, version)
             .jsonMapper(json)
             .capabilities(McpSchema.ServerCapabilities.builder().tools(false).build());
-    for (AgentRunTool t : tools) {
-      spec.toolCall(t.tool(), (ctx, request) -> t.call(request));
+    for (Served t : tools) {
+      spec.toolCall(t.tool(), (ctx, request) -> t.handler().apply(request));
     }
     McpStatelessSyncServer server = spec.build();
     try {
@@ -158,8 +172,8 @@ public final class McpAgentServer implements AutoCloseable {
             .serverInfo(name, version)
             .jsonMapper(json)
             .capabilities(McpSchema.ServerCapabilities.builder().tools(false).build());
-    for (AgentRunTool t : tools) {
-      spec.toolCall(t.tool(), (exchange, request) -> t.call(request));
+    for (Served t : tools) {
+      spec.toolCall(t.tool(), (exchange, request) -> t.handler().apply(request));
     }
     McpSyncServer server = spec.build();
     try {
@@ -190,6 +204,7 @@ public final class McpAgentServer implements AutoCloseable {
   /** Builds an {@link McpAgentServer}. */
   public static final class Builder {
     private final List<Runner> runners = new ArrayList<>();
+    private final Map<dev.adk4j.tools.BaseTool, Runner> tools = new java.util.LinkedHashMap<>();
     private String name = "adk4j";
     private String version = "0.1.0";
     private String defaultUserId = "mcp-user";
@@ -200,6 +215,26 @@ public final class McpAgentServer implements AutoCloseable {
     /** Serves {@code runner}'s agent as a tool named after it, on the runner's app and services. */
     public Builder agent(Runner runner) {
       runners.add(Objects.requireNonNull(runner, "runner"));
+      return this;
+    }
+
+    /**
+     * Serves each of {@code tools} (a {@code FunctionTool}, or any tool with a declaration) as an
+     * MCP tool of its name and parameters, plus optional {@code sessionId} and {@code userId}
+     * arguments: a call runs the tool with a {@code ToolContext} on that session of {@code
+     * runner}'s app (a new session when absent, created when unknown) and stores the call and its
+     * response, with the tool's state writes, as two events of the session, authored by the
+     * runner's agent. The result is the tool's response (text: its JSON; structured: it, plus
+     * {@code sessionId}); a tool that throws gives an {@code isError} result, its writes discarded.
+     *
+     * @throws IllegalArgumentException (at {@link #build()}) if a tool has a parameter named {@code
+     *     sessionId} or {@code userId}
+     */
+    public Builder tools(Runner runner, dev.adk4j.tools.BaseTool... tools) {
+      Objects.requireNonNull(runner, "runner");
+      for (dev.adk4j.tools.BaseTool t : tools) {
+        this.tools.put(Objects.requireNonNull(t, "tool"), runner);
+      }
       return this;
     }
 

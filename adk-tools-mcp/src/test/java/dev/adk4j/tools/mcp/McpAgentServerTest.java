@@ -141,6 +141,81 @@ class McpAgentServerTest {
     }
   }
 
+  /** Tools served directly: they write state through their ToolContext. */
+  public static final class Notes {
+    public static Map<String, Object> remember(String note, dev.adk4j.tools.ToolContext ctx) {
+      @SuppressWarnings("unchecked")
+      List<Object> notes =
+          new ArrayList<>((List<Object>) ctx.state().getOrDefault("user:notes", List.of()));
+      notes.add(note);
+      ctx.state().put("user:notes", notes);
+      ctx.state().put("last_note", note);
+      return Map.of("count", notes.size());
+    }
+
+    public static Map<String, Object> explode(dev.adk4j.tools.ToolContext ctx) {
+      ctx.state().put("half_written", true);
+      throw new IllegalStateException("the notebook is on fire");
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(Backend.class)
+  void functionTools_areServed_andTheirWritesAreStoredInTheSession(Backend backend)
+      throws Exception {
+    BaseSessionService sessions = sessions(backend);
+    Runner runner = new Runner(Greeter.agent(), "notes_app", null, sessions);
+    try (McpAgentServer server =
+            McpAgentServer.builder()
+                .tools(
+                    runner,
+                    dev.adk4j.tools.FunctionTool.create(Notes.class, "remember"),
+                    dev.adk4j.tools.FunctionTool.create(Notes.class, "explode"))
+                .build()
+                .serveHttp("127.0.0.1", 0);
+        McpSyncClient client = httpClient(server.port(), Map.of())) {
+      McpSchema.Tool remember =
+          client.listTools().tools().stream()
+              .filter(t -> t.name().equals("remember"))
+              .findFirst()
+              .orElseThrow();
+      @SuppressWarnings("unchecked")
+      Map<String, Object> props = (Map<String, Object>) remember.inputSchema().get("properties");
+      assertThat(props).containsKeys("note", "sessionId", "userId");
+      assertThat(((Map<?, ?>) props.get("note")).get("type")).isEqualTo("string");
+
+      Map<String, Object> first =
+          structured(
+              client.callTool(
+                  new McpSchema.CallToolRequest(
+                      "remember", Map.of("note", "milk", "userId", "bob", "sessionId", "s1"))));
+      assertThat(first).containsEntry("count", 1).containsEntry("sessionId", "s1");
+      Map<String, Object> second =
+          structured(
+              client.callTool(
+                  new McpSchema.CallToolRequest(
+                      "remember", Map.of("note", "eggs", "userId", "bob", "sessionId", "s1"))));
+      assertThat(second).containsEntry("count", 2);
+
+      McpSchema.CallToolResult failed =
+          client.callTool(
+              new McpSchema.CallToolRequest("explode", Map.of("userId", "bob", "sessionId", "s1")));
+      assertThat(failed.isError()).isTrue();
+      assertThat(text(failed)).contains("the notebook is on fire");
+
+      Session stored =
+          sessions.getSession("notes_app", "bob", "s1", Optional.empty()).blockingGet();
+      assertThat(stored.state())
+          .containsEntry("user:notes", List.of("milk", "eggs"))
+          .containsEntry("last_note", "eggs")
+          .doesNotContainKey("half_written");
+      assertThat(stored.events()).hasSize(6); // a call and a response per MCP call
+      assertThat(stored.events().get(1).actions().stateDelta())
+          .containsEntry("user:notes", List.of("milk"));
+      assertThat(stored.events().get(1).functionResponses()).hasSize(1);
+    }
+  }
+
   @Test
   void badArguments_areErrorResults_namingTheArgument() {
     Runner runner = new Runner(Greeter.agent(), "greeter_app", null, new InMemorySessionService());
