@@ -3,11 +3,14 @@
 //   MCP_SILENT=1      never answers anything (not even initialize)
 //   MCP_TOOLS_FILE    a JSON file holding the tool list, read again at every tools/list
 //   MCP_PROTOCOL      the protocol revision it answers initialize with (default: the client's)
+//   MCP_HTTP_PORT     serve streamable HTTP (stateless: one JSON answer per POST to /mcp) on this
+//                     port of 127.0.0.1 instead of stdio
 // Tools (when no file is given): pid (its process id), fail (an isError result), crash (exits
 // during the call), hang (never answers the call), big (a text of `size` characters), args (the
 // arguments it was called with, as structured content).
 import { createInterface } from "node:readline";
 import { readFileSync } from "node:fs";
+import { createServer } from "node:http";
 
 const silent = process.env.MCP_SILENT === "1";
 const toolsFile = process.env.MCP_TOOLS_FILE;
@@ -34,7 +37,16 @@ function tools() {
   return toolsFile ? JSON.parse(readFileSync(toolsFile, "utf8")) : defaultTools;
 }
 
+// Where answers go: stdout (one line each), or the pending HTTP response of the request's id.
+const httpAnswers = new Map();
 function send(message) {
+  const res = httpAnswers.get(message.id);
+  if (res) {
+    httpAnswers.delete(message.id);
+    res.writeHead(200, { "Content-Type": "application/json" });
+    res.end(JSON.stringify(message));
+    return;
+  }
   process.stdout.write(JSON.stringify(message) + "\n");
 }
 
@@ -69,14 +81,7 @@ function call(id, name, args) {
   }
 }
 
-createInterface({ input: process.stdin }).on("line", (line) => {
-  if (silent || line.trim() === "") {
-    return;
-  }
-  const msg = JSON.parse(line);
-  if (msg.id === undefined) {
-    return; // a notification
-  }
+function handle(msg) {
   switch (msg.method) {
     case "initialize":
       return result(msg.id, {
@@ -93,4 +98,34 @@ createInterface({ input: process.stdin }).on("line", (line) => {
     default:
       return send({ jsonrpc: "2.0", id: msg.id, error: { code: -32601, message: "Method not found" } });
   }
-});
+}
+
+if (process.env.MCP_HTTP_PORT) {
+  createServer((req, res) => {
+    if (req.method !== "POST") {
+      res.writeHead(405, { Allow: "POST" }).end();
+      return;
+    }
+    let body = "";
+    req.on("data", (chunk) => (body += chunk));
+    req.on("end", () => {
+      const msg = JSON.parse(body);
+      if (msg.id === undefined || silent) {
+        res.writeHead(202).end();
+        return;
+      }
+      httpAnswers.set(msg.id, res);
+      handle(msg);
+    });
+  }).listen(Number(process.env.MCP_HTTP_PORT), "127.0.0.1");
+} else {
+  createInterface({ input: process.stdin }).on("line", (line) => {
+    if (silent || line.trim() === "") {
+      return;
+    }
+    const msg = JSON.parse(line);
+    if (msg.id !== undefined) {
+      handle(msg); // notifications need no answer
+    }
+  });
+}

@@ -35,9 +35,11 @@ import org.jspecify.annotations.Nullable;
  * session and stops the server process.
  *
  * <p><b>Listing.</b> The agent asks for the tools at every model call it prepares ({@link
- * #getTools}), so tools the server adds or removes between turns are seen at the next call. {@link
- * Builder#toolFilter} keeps only some. A tool whose input schema is not a usable JSON Schema (see
- * {@code docs/protocols.md}) is left out, with a warning naming the tool and the problem.
+ * #getTools}), so tools the server adds or removes between turns are seen at the next call; while
+ * the server cannot be listed (down, restarting) the tools listed last are offered, and their calls
+ * fail with error responses until it is back. {@link Builder#toolFilter} keeps only some. A tool
+ * whose input schema is not a usable JSON Schema (see {@code docs/protocols.md}) is left out, with
+ * a warning naming the tool and the problem.
  *
  * <p><b>Calls.</b> The model's arguments are sent as they are. The function response is the
  * result's {@code structuredContent} when the server gives one (an object as it is, anything else
@@ -105,9 +107,28 @@ public final class McpToolset implements BaseToolset {
     return result;
   }
 
+  /**
+   * The tools for a model call: {@link #tools()}, or, when the server cannot be listed now (it is
+   * down or restarting), the tools listed last time, with a warning: the model still sees them, and
+   * a call of one gets an error response naming the server until it is back.
+   */
   @Override
   public Flowable<BaseTool> getTools(ReadonlyContext context) {
-    return Flowable.defer(() -> Flowable.fromIterable(tools()));
+    return Flowable.defer(
+        () -> {
+          List<BaseTool> now;
+          try {
+            now = tools();
+          } catch (McpException e) {
+            now = new ArrayList<>(tools.values());
+            McpConnection.log.warn(
+                "Listing the tools of MCP server {} failed; offering the {} tools listed before: {}",
+                connection.endpoint(),
+                now.size(),
+                e.getMessage());
+          }
+          return Flowable.fromIterable(now);
+        });
   }
 
   /**

@@ -135,6 +135,29 @@ class McpFaultsTest {
   }
 
   @Test
+  void httpServerThatCrashesMidCall_andIsRestarted_isUsedAgain() throws Exception {
+    int port = NodeMcp.freePort();
+    Process server = NodeMcp.scriptedHttp(port);
+    try (McpToolset set =
+        McpToolset.builder().streamableHttp("http://127.0.0.1:" + port + "/mcp").build()) {
+      String firstPid = (String) McpTestAgents.call(set, "pid", Map.of()).get("result");
+      assertThat((String) McpTestAgents.call(set, "crash", Map.of()).get("error"))
+          .contains("Tool 'crash' failed")
+          .contains("'http://127.0.0.1:" + port + "/mcp' (HTTP)");
+      server.waitFor();
+      // While it is down the tools listed before are offered, and a call is an error response.
+      assertThat((String) McpTestAgents.call(set, "pid", Map.of()).get("error"))
+          .contains("Tool 'pid' failed")
+          .contains("'http://127.0.0.1:" + port + "/mcp' (HTTP)");
+      server = NodeMcp.scriptedHttp(port);
+      String secondPid = (String) McpTestAgents.call(set, "pid", Map.of()).get("result");
+      assertThat(secondPid).isNotEqualTo(firstPid);
+    } finally {
+      NodeMcp.stop(server);
+    }
+  }
+
+  @Test
   void callThatNeverAnswers_timesOut_andTheInvocationGoesOn() {
     try (McpToolset set =
         McpToolset.builder().stdio(NodeMcp.scripted()).callTimeout(Duration.ofSeconds(1)).build()) {

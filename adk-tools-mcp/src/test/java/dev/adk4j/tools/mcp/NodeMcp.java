@@ -165,6 +165,18 @@ final class NodeMcp {
     return List.of("node", resource("mcp/scripted-server.mjs").toString());
   }
 
+  /** Starts the scripted fault server in its HTTP mode on {@code port}; returns once it listens. */
+  static Process scriptedHttp(int port) throws IOException {
+    ProcessBuilder pb =
+        new ProcessBuilder(scripted())
+            .redirectErrorStream(true)
+            .redirectOutput(ProcessBuilder.Redirect.DISCARD);
+    pb.environment().put("MCP_HTTP_PORT", Integer.toString(port));
+    Process p = pb.start();
+    awaitListening(p, port);
+    return p;
+  }
+
   static Path resource(String name) {
     try {
       return Path.of(NodeMcp.class.getClassLoader().getResource(name).toURI());
