@@ -224,8 +224,9 @@ public final class McpAgentServer implements AutoCloseable {
      * arguments: a call runs the tool with a {@code ToolContext} on that session of {@code
      * runner}'s app (a new session when absent, created when unknown) and stores the call and its
      * response, with the tool's state writes, as two events of the session, authored by the
-     * runner's agent. The result is the tool's response (text: its JSON; structured: it, plus
-     * {@code sessionId}); a tool that throws gives an {@code isError} result, its writes discarded.
+     * runner's agent. The result is the tool's response (text: its JSON; structured: it, plus the
+     * new {@code sessionId} when the call named none); a tool that throws gives an {@code isError}
+     * result, its writes discarded.
      *
      * @throws IllegalArgumentException (at {@link #build()}) if a tool has a parameter named {@code
      *     sessionId} or {@code userId}

@@ -113,6 +113,9 @@ final class McpEndpoint {
         .endpoint(path)
         .jsonMapper(json)
         .connectTimeout(connectTimeout)
+        // HTTP/1.1 keep-alive: the JDK client's default, HTTP/2, sends every request on cleartext
+        // with an h2c upgrade offer that MCP servers decline.
+        .customizeClient(client -> client.version(java.net.http.HttpClient.Version.HTTP_1_1))
         .requestBuilder(request)
         .build();
   }

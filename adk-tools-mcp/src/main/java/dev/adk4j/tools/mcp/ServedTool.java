@@ -199,7 +199,9 @@ final class ServedTool {
               .actions(tc.actions())
               .build());
       Map<String, Object> out = new LinkedHashMap<>(response);
-      out.put(SESSION_ID, session.id());
+      if (sessionId == null) {
+        out.put(SESSION_ID, session.id()); // the new session's id, for the next call
+      }
       McpSchema.CallToolResult.Builder result =
           McpSchema.CallToolResult.builder().addTextContent(Json.toJson(response)).isError(failed);
       if (!failed) {
