@@ -54,6 +54,19 @@ public final class InvocationContext {
     final AtomicBoolean endInvocation = new AtomicBoolean();
     final AtomicInteger llmCalls = new AtomicInteger();
     final Set<String> persisted = ConcurrentHashMap.newKeySet();
+
+    /** Per agent (by identity), the tools its toolsets listed for its latest step. */
+    final ConcurrentMap<LlmAgent, List<dev.adk4j.tools.BaseTool>> listedTools =
+        new ConcurrentHashMap<>();
+  }
+
+  /** The tools {@code agent} listed for its latest step in this invocation, or null. */
+  @Nullable List<dev.adk4j.tools.BaseTool> listedTools(LlmAgent agent) {
+    return shared.listedTools.get(agent);
+  }
+
+  void rememberListedTools(LlmAgent agent, List<dev.adk4j.tools.BaseTool> tools) {
+    shared.listedTools.put(agent, tools);
   }
 
   private InvocationContext(Builder b, Shared shared) {

@@ -8,6 +8,7 @@ import dev.adk4j.internal.Json;
 import dev.adk4j.models.BaseLlm;
 import dev.adk4j.models.LlmRegistry;
 import dev.adk4j.tools.BaseTool;
+import dev.adk4j.tools.BaseToolset;
 import io.reactivex.rxjava3.core.BackpressureStrategy;
 import io.reactivex.rxjava3.core.Flowable;
 import io.reactivex.rxjava3.core.Single;
@@ -71,6 +72,7 @@ public final class LlmAgent extends BaseAgent {
   private final @Nullable Schema outputSchema;
   private final GenerateContentConfig requestConfig;
   private final List<BaseTool> tools;
+  private final List<BaseToolset> toolsets;
   private final IncludeContents includeContents;
   private final @Nullable Integer historyWindow;
   private final boolean disallowTransferToParent;
@@ -100,6 +102,7 @@ public final class LlmAgent extends BaseAgent {
     }
     this.requestConfig = config.build();
     this.tools = List.copyOf(b.tools);
+    this.toolsets = List.copyOf(b.toolsets);
     this.includeContents = b.includeContents;
     this.historyWindow = b.historyWindow;
     this.disallowTransferToParent = b.disallowTransferToParent;
@@ -129,8 +132,62 @@ public final class LlmAgent extends BaseAgent {
     return Optional.ofNullable(outputSchema);
   }
 
+  /** The tools given to the builder; the tools of {@link #toolsets()} are not among them. */
   public List<BaseTool> tools() {
     return tools;
+  }
+
+  /** The toolsets whose tools the agent lists at every model call it prepares. */
+  public List<BaseToolset> toolsets() {
+    return toolsets;
+  }
+
+  /**
+   * The tools of this agent's step in {@code ctx}: its own tools, then those its toolsets offered
+   * when the step's model request was prepared ({@link #listTools}); listed now if none was.
+   */
+  List<BaseTool> toolsFor(InvocationContext ctx) {
+    if (toolsets.isEmpty()) {
+      return tools;
+    }
+    List<BaseTool> listed = ctx.listedTools(this);
+    return listed != null ? listed : listTools(ctx);
+  }
+
+  /**
+   * Asks the toolsets for their tools and keeps the result in the invocation for the calls of the
+   * step being prepared.
+   *
+   * @throws IllegalStateException if two tools of the agent have one name
+   */
+  List<BaseTool> listTools(InvocationContext ctx) {
+    if (toolsets.isEmpty()) {
+      return tools;
+    }
+    ReadonlyContext readonly = new ReadonlyContext(ctx);
+    List<BaseTool> all = new ArrayList<>(tools);
+    java.util.Map<String, String> owners = new java.util.HashMap<>();
+    tools.forEach(t -> owners.put(t.name(), "its tools"));
+    for (BaseToolset set : toolsets) {
+      for (BaseTool t : set.getTools(readonly).toList().blockingGet()) {
+        String owner = owners.putIfAbsent(t.name(), "toolset " + set);
+        if (owner != null) {
+          throw new IllegalStateException(
+              "Agent '"
+                  + name()
+                  + "' has two tools named '"
+                  + t.name()
+                  + "': one from "
+                  + owner
+                  + ", one from toolset "
+                  + set);
+        }
+        all.add(t);
+      }
+    }
+    List<BaseTool> listed = List.copyOf(all);
+    ctx.rememberListedTools(this, listed);
+    return listed;
   }
 
   public IncludeContents includeContents() {
@@ -303,6 +360,7 @@ public final class LlmAgent extends BaseAgent {
     private @Nullable Schema outputSchema;
     private @Nullable GenerateContentConfig generateContentConfig;
     private final List<BaseTool> tools = new ArrayList<>();
+    private final List<BaseToolset> toolsets = new ArrayList<>();
     private IncludeContents includeContents = IncludeContents.DEFAULT;
     private @Nullable Integer historyWindow;
     private boolean disallowTransferToParent;
@@ -379,6 +437,41 @@ public final class LlmAgent extends BaseAgent {
     public Builder tools(List<? extends BaseTool> tools) {
       this.tools.clear();
       this.tools.addAll(tools);
+      return this;
+    }
+
+    /**
+     * ADK's form: tools and toolsets in one list, each a {@link BaseTool} or a {@link BaseToolset};
+     * replaces both.
+     *
+     * @throws IllegalArgumentException naming the class of an item that is neither
+     */
+    public Builder tools(Object... toolsAndToolsets) {
+      List<BaseTool> plain = new ArrayList<>();
+      List<BaseToolset> sets = new ArrayList<>();
+      for (Object o : toolsAndToolsets) {
+        if (o instanceof BaseTool t) {
+          plain.add(t);
+        } else if (o instanceof BaseToolset set) {
+          sets.add(set);
+        } else {
+          throw new IllegalArgumentException(
+              "tools(...) takes BaseTool and BaseToolset objects, not "
+                  + (o == null ? "null" : o.getClass().getName()));
+        }
+      }
+      tools(plain);
+      return toolsets(sets);
+    }
+
+    /** The toolsets whose tools are listed at every model call (replaces earlier ones). */
+    public Builder toolsets(BaseToolset... toolsets) {
+      return toolsets(List.of(toolsets));
+    }
+
+    public Builder toolsets(List<? extends BaseToolset> toolsets) {
+      this.toolsets.clear();
+      this.toolsets.addAll(toolsets);
       return this;
     }
 

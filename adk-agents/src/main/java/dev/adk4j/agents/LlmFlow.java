@@ -225,7 +225,7 @@ final class LlmFlow {
     }
     answered(resumed.response(), resumed.calls());
     for (FunctionCall call : resumed.calls()) {
-      if (ToolCalls.isLongRunning(agent, call)) {
+      if (ToolCalls.isLongRunning(agent, ctx, call)) {
         paused = true;
       }
     }
@@ -287,7 +287,8 @@ final class LlmFlow {
     if (!targets.isEmpty()) {
       b.appendInstruction(AgentTransfer.instruction(targets));
     }
-    for (BaseTool t : agent.tools()) {
+    List<BaseTool> tools = agent.listTools(ctx);
+    for (BaseTool t : tools) {
       t.declaration().ifPresent(b::addFunctionDeclaration);
     }
     if (!targets.isEmpty()) {
@@ -297,7 +298,7 @@ final class LlmFlow {
     b.contents(
         Histories.contentsFor(
             ctx, agent.name(), agent.includeContents(), agent.historyWindow().orElse(null)));
-    for (BaseTool t : agent.tools()) {
+    for (BaseTool t : tools) {
       ToolContext context = new ToolContext(ctx, null);
       t.processLlmRequest(b, context).blockingAwait();
       if (context.hasActions()) {
@@ -349,7 +350,7 @@ final class LlmFlow {
     java.util.Set<String> ids = null;
     for (Part p : content.parts().orElse(List.of())) {
       FunctionCall call = p.functionCall().orElse(null);
-      if (call != null && call.id().isPresent() && ToolCalls.isLongRunning(agent, call)) {
+      if (call != null && call.id().isPresent() && ToolCalls.isLongRunning(agent, ctx, call)) {
         if (ids == null) {
           ids = new java.util.LinkedHashSet<>();
         }

@@ -113,7 +113,7 @@ final class ToolCalls {
       for (int i = 0; i < calls.size(); i++) {
         FunctionCall call = calls.get(i);
         actions = actions.merge(contexts.get(i).actions());
-        if (results.get(i).isEmpty() && isLongRunning(agent, call)) {
+        if (results.get(i).isEmpty() && isLongRunning(agent, ctx, call)) {
           continue; // no answer yet: the client sends it
         }
         parts.add(
@@ -232,8 +232,8 @@ final class ToolCalls {
   private static Map<String, Object> call(LlmAgent agent, FunctionCall call, ToolContext tc) {
     Map<String, Object> args = new LinkedHashMap<>(call.args().orElse(Map.of()));
     String toolName = call.name().orElse("");
-    BaseTool tool = find(agent, toolName);
     InvocationContext ctx = tc.invocationContext();
+    BaseTool tool = find(agent, ctx, toolName);
     Span span =
         Telemetry.startToolCall(
             ctx.telemetry(),
@@ -267,9 +267,10 @@ final class ToolCalls {
    */
   private static Map<String, Object> call(
       LlmAgent agent, String toolName, Map<String, Object> args, ToolContext tc) {
-    BaseTool tool = find(agent, toolName);
+    BaseTool tool = find(agent, tc.invocationContext(), toolName);
     if (tool == null) {
-      return ToolFailures.unknownTool(toolName, agent.name(), toolNames(agent));
+      return ToolFailures.unknownTool(
+          toolName, agent.name(), toolNames(agent, tc.invocationContext()));
     }
     List<BasePlugin> plugins = tc.invocationContext().plugins();
     try {
@@ -363,14 +364,14 @@ final class ToolCalls {
   }
 
   /** Whether {@code call} is a call of a long-running tool of {@code agent}. */
-  static boolean isLongRunning(LlmAgent agent, FunctionCall call) {
-    BaseTool tool = find(agent, call.name().orElse(""));
+  static boolean isLongRunning(LlmAgent agent, InvocationContext ctx, FunctionCall call) {
+    BaseTool tool = find(agent, ctx, call.name().orElse(""));
     return tool != null && tool.longRunning();
   }
 
   /** The tool of {@code agent} named {@code toolName}, the transfer tool included; or null. */
-  private static @Nullable BaseTool find(LlmAgent agent, String toolName) {
-    for (BaseTool t : agent.tools()) {
+  private static @Nullable BaseTool find(LlmAgent agent, InvocationContext ctx, String toolName) {
+    for (BaseTool t : agent.toolsFor(ctx)) {
       if (t.name().equals(toolName)) {
         return t;
       }
@@ -381,9 +382,9 @@ final class ToolCalls {
     return null;
   }
 
-  private static List<String> toolNames(LlmAgent agent) {
+  private static List<String> toolNames(LlmAgent agent, InvocationContext ctx) {
     List<String> names = new ArrayList<>();
-    agent.tools().forEach(t -> names.add(t.name()));
+    agent.toolsFor(ctx).forEach(t -> names.add(t.name()));
     if (!AgentTransfer.targets(agent).isEmpty()) {
       names.add(LlmAgent.TRANSFER_TO_AGENT);
     }

@@ -56,6 +56,7 @@ public final class Examples {
     examples.put("plugins", (s, d, t) -> PluginsExample.run(s, t));
     examples.put("tracing", (s, d, t) -> TracingExample.run(s, t));
     examples.put("human-in-the-loop", (s, d, t) -> HumanInTheLoopExample.run(d, t));
+    examples.put("mcp-tools", (s, d, t) -> McpToolsExample.run(s, t));
     examples.put(
         "persistence",
         (s, d, t) -> {

@@ -89,6 +89,20 @@ class ExamplesTest {
   }
 
   @Test
+  void mcpTools_argumentsFromState_resultInUserState() {
+    Session after = McpToolsExample.run(sessions, t);
+    assertThat(after.state())
+        .containsEntry(
+            "user:last_forecast", java.util.Map.of("city", "Lyon", "sky", "sunny", "high_c", 21));
+    dev.adk4j.events.Event response =
+        after.events().stream()
+            .filter(e -> !e.functionResponses().isEmpty())
+            .findFirst()
+            .orElseThrow();
+    assertThat(response.actions().stateDelta()).containsKey("user:last_forecast");
+  }
+
+  @Test
   void toolState_countsInStorage_tempOnlyDuringTheRun() {
     ToolStateExample.Outcome outcome = ToolStateExample.run(sessions, t);
     assertThat(outcome.session().state())

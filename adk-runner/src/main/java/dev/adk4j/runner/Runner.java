@@ -92,10 +92,14 @@ import org.slf4j.LoggerFactory;
  * beforeRun} reply), {@code onRunError} after a failed one's error events; and, through the
  * invocation context, around every agent, model and tool call, before the agents' own callbacks.
  *
+ * <p><b>Closing</b> ({@link #close()}) closes the toolsets of the agent tree (the MCP sessions and
+ * server processes of {@code McpToolset}s, for instance); the session, artifact and memory services
+ * belong to the caller and stay open.
+ *
  * <p>Its methods are final: a subclass (such as {@link InMemoryRunner}) chooses the services, never
  * how a turn reads the session, applies state deltas or stores events.
  */
-public class Runner {
+public class Runner implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(Runner.class);
 
   private final BaseAgent agent;
@@ -280,6 +284,44 @@ public class Runner {
   /** How this runner compacts session histories, if it does. */
   public final java.util.Optional<EventsCompactionConfig> eventsCompactionConfig() {
     return java.util.Optional.ofNullable(compaction);
+  }
+
+  /**
+   * Closes every {@link dev.adk4j.tools.BaseToolset} of the agent tree (sub-agents and the agents
+   * of {@link dev.adk4j.tools.AgentTool}s included), each once; a toolset that fails to close is
+   * logged and the others are still closed. The services are not closed: they belong to the caller.
+   * Invocations still running may fail once their toolsets are closed.
+   */
+  @Override
+  public final void close() {
+    java.util.Set<Object> seen =
+        java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+    closeToolsets(agent, seen);
+  }
+
+  private static void closeToolsets(BaseAgent agent, java.util.Set<Object> seen) {
+    if (!seen.add(agent)) {
+      return;
+    }
+    if (agent instanceof dev.adk4j.agents.LlmAgent llm) {
+      for (dev.adk4j.tools.BaseToolset set : llm.toolsets()) {
+        if (seen.add(set)) {
+          try {
+            set.close();
+          } catch (RuntimeException e) {
+            log.warn("Toolset {} of agent '{}' failed to close", set, llm.name(), e);
+          }
+        }
+      }
+      for (dev.adk4j.tools.BaseTool t : llm.tools()) {
+        if (t instanceof dev.adk4j.tools.AgentTool at) {
+          closeToolsets(at.agent(), seen);
+        }
+      }
+    }
+    for (BaseAgent sub : agent.subAgents()) {
+      closeToolsets(sub, seen);
+    }
   }
 
   /** Runs one invocation with the default {@link RunConfig}. */
