@@ -19,7 +19,7 @@ import org.jspecify.annotations.Nullable;
  *       gemini-.*} resolves to {@link Gemini#create} by default.
  *   <li>Names of the form {@code scheme/model} resolve through the {@link LlmProvider} of that
  *       scheme found on the classpath ({@code gemini/...} is built in; {@code openai/...}, {@code
- *       azure/...}, {@code ollama/...}, {@code vllm/...} and {@code lmstudio/...} come with {@code
+ *       ollama/...}, {@code vllm/...} and {@code lmstudio/...} come with {@code
  *       dev.adk4j:adk-models-openai}, {@code anthropic/...} with {@code
  *       dev.adk4j:adk-models-anthropic}). A known scheme whose module is missing fails naming the
  *       module to add; a provider fails naming the environment variable it misses.
@@ -38,7 +38,7 @@ public final class LlmRegistry {
 
   static {
     register("gemini-.*", Gemini::create);
-    for (String s : new String[] {"openai", "azure", "ollama", "vllm", "lmstudio"}) {
+    for (String s : new String[] {"openai", "ollama", "vllm", "lmstudio"}) {
       MODULES.put(s, "dev.adk4j:adk-models-openai");
     }
     MODULES.put("anthropic", "dev.adk4j:adk-models-anthropic");

@@ -49,7 +49,14 @@ class ApiSurfaceTest {
 
   /** The published library modules; the examples, benchmarks and test-only code are not API. */
   private static final List<String> LIBRARY_MODULES =
-      List.of("adk-core", "adk-testing", "adk-sessions", "adk-agents", "adk-runner", "adk-server");
+      List.of(
+          "adk-core",
+          "adk-testing",
+          "adk-sessions",
+          "adk-agents",
+          "adk-runner",
+          "adk-server",
+          "adk-models-openai");
 
   private static final String INTERNAL = "dev.adk4j.internal";
 
