@@ -56,7 +56,8 @@ class ApiSurfaceTest {
           "adk-agents",
           "adk-runner",
           "adk-server",
-          "adk-models-openai");
+          "adk-models-openai",
+          "adk-models-anthropic");
 
   private static final String INTERNAL = "dev.adk4j.internal";
 
