@@ -57,7 +57,8 @@ class ApiSurfaceTest {
           "adk-runner",
           "adk-server",
           "adk-models-openai",
-          "adk-models-anthropic");
+          "adk-models-anthropic",
+          "adk-models-langchain4j");
 
   private static final String INTERNAL = "dev.adk4j.internal";
 

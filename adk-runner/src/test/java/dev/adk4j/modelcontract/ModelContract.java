@@ -61,7 +61,7 @@ public abstract class ModelContract {
       RetryPolicy.of(2, Duration.ofMillis(100), Duration.ofSeconds(5));
 
   /** The model name every scenario uses. */
-  protected static final String MODEL = "contract-model";
+  public static final String MODEL = "contract-model";
 
   /** A function call a reply asks for. */
   public record Call(String id, String name, Map<String, Object> args) {}

@@ -12,6 +12,7 @@ import com.google.genai.types.GenerateContentConfig;
 import com.google.genai.types.Part;
 import com.google.genai.types.Schema;
 import com.google.genai.types.Type;
+import dev.adk4j.modelcontract.ChatCompletionsWire;
 import dev.adk4j.modelcontract.WireServer;
 import dev.adk4j.modelcontract.WireServer.Reply;
 import dev.adk4j.models.BaseLlm;
@@ -49,13 +50,13 @@ class OpenAiModelTest {
   }
 
   static Reply completion(ObjectNode message, String finish) {
-    return Reply.json(200, OpenAiModelContractTest.completion(message, finish).toString());
+    return Reply.json(200, ChatCompletionsWire.completion(message, finish).toString());
   }
 
   @Test
   void request_isChatCompletions_withKey_settings_andJsonSchemaTools() {
     server.enqueue(
-        completion(OpenAiModelContractTest.JSON.createObjectNode().put("content", "ok"), "stop"));
+        completion(ChatCompletionsWire.JSON.createObjectNode().put("content", "ok"), "stop"));
     LlmRequest request =
         hi().addFunctionDeclaration(
                 FunctionDeclaration.builder()
@@ -114,7 +115,7 @@ class OpenAiModelTest {
 
   @Test
   void lengthStopWithoutContent_isAnErrorResponse_MAX_TOKENS() {
-    server.enqueue(completion(OpenAiModelContractTest.JSON.createObjectNode(), "length"));
+    server.enqueue(completion(ChatCompletionsWire.JSON.createObjectNode(), "length"));
 
     LlmResponse r = model().generateContent(hi().build(), false).blockingLast();
 
@@ -124,7 +125,7 @@ class OpenAiModelTest {
 
   @Test
   void refusal_isAnErrorResponse_withTheModelsWords() {
-    ObjectNode message = OpenAiModelContractTest.JSON.createObjectNode();
+    ObjectNode message = ChatCompletionsWire.JSON.createObjectNode();
     message.putNull("content");
     message.put("refusal", "I can't help with that.");
     server.enqueue(completion(message, "stop"));
@@ -137,7 +138,7 @@ class OpenAiModelTest {
 
   @Test
   void toolArgumentsThatAreNotJson_failTheCall_namingTheCall() {
-    ObjectNode message = OpenAiModelContractTest.JSON.createObjectNode();
+    ObjectNode message = ChatCompletionsWire.JSON.createObjectNode();
     ObjectNode call = message.putArray("tool_calls").addObject();
     call.put("id", "call_9").put("type", "function");
     call.putObject("function").put("name", "lookup").put("arguments", "{not json");
@@ -221,7 +222,7 @@ class OpenAiModelTest {
   @Test
   void openaiScheme_resolvesFromTheEnvironment_baseUrlAndKey() {
     server.enqueue(
-        completion(OpenAiModelContractTest.JSON.createObjectNode().put("content", "hey"), "stop"));
+        completion(ChatCompletionsWire.JSON.createObjectNode().put("content", "hey"), "stop"));
     BaseLlm model =
         LlmRegistry.create(
             "openai/gpt-4o-mini",
@@ -239,7 +240,7 @@ class OpenAiModelTest {
   @Test
   void ollamaScheme_usesOllamaBaseUrl_withoutKey() {
     server.enqueue(
-        completion(OpenAiModelContractTest.JSON.createObjectNode().put("content", "hi"), "stop"));
+        completion(ChatCompletionsWire.JSON.createObjectNode().put("content", "hi"), "stop"));
     BaseLlm model =
         LlmRegistry.create(
             "ollama/llama3.2", Map.of("OLLAMA_BASE_URL", server.baseUrl() + "/v1")::get);
