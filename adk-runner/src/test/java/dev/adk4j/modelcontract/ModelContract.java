@@ -273,6 +273,12 @@ public abstract class ModelContract {
         .containsEntry("user:remembered", 2)
         .containsEntry("answer", "Saved color and size.")
         .containsEntry("topic", "tides");
+    // The model's token usage is in its stored events (what each call reported).
+    Event answer = session().events().get(3);
+    assertThat(answer.usageMetadata()).isPresent();
+    assertThat(answer.usageMetadata().get().promptTokenCount()).contains(40);
+    assertThat(answer.usageMetadata().get().candidatesTokenCount()).contains(6);
+    assertThat(answer.usageMetadata().get().totalTokenCount()).contains(46);
     // The emitted events are the stored ones (the user's message is stored, not emitted).
     assertThat(turn.emitted().stream().map(ModelContract::describe).toList())
         .containsExactlyElementsOf(TWO_CALLS_TRANSCRIPT.subList(1, 4));
@@ -329,6 +335,8 @@ public abstract class ModelContract {
     assertThat(stored())
         .containsExactly("user/user: text greet", "assistant/model: text Hello world");
     assertThat(session().state()).containsEntry("answer", "Hello world");
+    assertThat(session().events().get(1).usageMetadata().orElseThrow().promptTokenCount())
+        .contains(12);
   }
 
   @Test
