@@ -266,7 +266,8 @@ final class LlmFlow {
             .longRunningToolIds(longRunningCalls(content))
             .turnComplete(r.turnComplete().orElse(null))
             .errorCode(r.errorCode().orElse(null))
-            .errorMessage(r.errorMessage().orElse(null));
+            .errorMessage(r.errorMessage().orElse(null))
+            .usageMetadata(r.usageMetadata().orElse(null));
     Event draft = event.build();
     agent.recordOutput(cc, draft);
     Event stored = ctx.persist(draft.toBuilder().actions(cc.actions()).build());

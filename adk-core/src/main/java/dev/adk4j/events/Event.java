@@ -44,6 +44,7 @@ public final class Event {
   private final @Nullable String errorCode;
   private final @Nullable String errorMessage;
   private final @Nullable Set<String> longRunningToolIds;
+  private final com.google.genai.types.@Nullable GenerateContentResponseUsageMetadata usageMetadata;
 
   private Event(Builder b) {
     this.id = b.id != null ? b.id : generateEventId();
@@ -57,6 +58,7 @@ public final class Event {
     this.turnComplete = b.turnComplete;
     this.errorCode = b.errorCode;
     this.errorMessage = b.errorMessage;
+    this.usageMetadata = b.usageMetadata;
     this.longRunningToolIds =
         b.longRunningToolIds == null || b.longRunningToolIds.isEmpty()
             ? null
@@ -92,6 +94,7 @@ public final class Event {
         .turnComplete(turnComplete)
         .errorCode(errorCode)
         .errorMessage(errorMessage)
+        .usageMetadata(usageMetadata)
         .longRunningToolIds(longRunningToolIds);
   }
 
@@ -154,6 +157,16 @@ public final class Event {
   @JsonProperty("errorMessage")
   public Optional<String> errorMessage() {
     return Optional.ofNullable(errorMessage);
+  }
+
+  /**
+   * The tokens the model call that produced this event used (prompt, answer, total, and where the
+   * provider reports them thoughts and cached tokens), as its {@code LlmResponse} reported them;
+   * empty for events no model produced.
+   */
+  @JsonProperty("usageMetadata")
+  public Optional<com.google.genai.types.GenerateContentResponseUsageMetadata> usageMetadata() {
+    return Optional.ofNullable(usageMetadata);
   }
 
   /**
@@ -275,6 +288,7 @@ public final class Event {
         && Objects.equals(turnComplete, that.turnComplete)
         && Objects.equals(errorCode, that.errorCode)
         && Objects.equals(errorMessage, that.errorMessage)
+        && Objects.equals(usageMetadata, that.usageMetadata)
         && Objects.equals(longRunningToolIds, that.longRunningToolIds);
   }
 
@@ -308,6 +322,7 @@ public final class Event {
     private @Nullable Boolean turnComplete;
     private @Nullable String errorCode;
     private @Nullable String errorMessage;
+    private com.google.genai.types.@Nullable GenerateContentResponseUsageMetadata usageMetadata;
     private @Nullable Set<String> longRunningToolIds;
 
     private Builder() {}
@@ -376,6 +391,14 @@ public final class Event {
     @JsonProperty("errorMessage")
     public Builder errorMessage(@Nullable String errorMessage) {
       this.errorMessage = errorMessage;
+      return this;
+    }
+
+    /** The model call's token usage (see the accessor). */
+    @JsonProperty("usageMetadata")
+    public Builder usageMetadata(
+        com.google.genai.types.@Nullable GenerateContentResponseUsageMetadata usageMetadata) {
+      this.usageMetadata = usageMetadata;
       return this;
     }
 

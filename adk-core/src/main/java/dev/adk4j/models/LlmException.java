@@ -1,7 +1,9 @@
 package dev.adk4j.models;
 
 import dev.adk4j.AdkException;
+import java.time.Duration;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.OptionalInt;
 import org.jspecify.annotations.Nullable;
 
@@ -21,6 +23,7 @@ public class LlmException extends AdkException {
 
   private final String model;
   private final int statusCode;
+  private final @Nullable Duration retryAfter;
 
   /**
    * @param model the model that was called, never null
@@ -29,9 +32,36 @@ public class LlmException extends AdkException {
    * @param cause the underlying exception, may be null
    */
   public LlmException(String model, int statusCode, String message, @Nullable Throwable cause) {
+    this(model, statusCode, message, null, cause);
+  }
+
+  /**
+   * @param model the model that was called, never null
+   * @param statusCode the HTTP status code, or 0 when there was no HTTP answer (I/O failure)
+   * @param message the full message
+   * @param retryAfter how long the API asked the caller to wait before trying again (its {@code
+   *     Retry-After} header), or null if it did not say; a negative duration counts as zero
+   * @param cause the underlying exception, may be null
+   */
+  public LlmException(
+      String model,
+      int statusCode,
+      String message,
+      @Nullable Duration retryAfter,
+      @Nullable Throwable cause) {
     super(message, cause);
     this.model = Objects.requireNonNull(model, "model");
     this.statusCode = statusCode;
+    this.retryAfter = retryAfter == null || !retryAfter.isNegative() ? retryAfter : Duration.ZERO;
+  }
+
+  /**
+   * How long the model API asked to wait before the next attempt (its {@code Retry-After} or {@code
+   * retry-after-ms} header); empty when it did not say. {@link RetryPolicy} waits this long instead
+   * of its own backoff.
+   */
+  public Optional<Duration> retryAfter() {
+    return Optional.ofNullable(retryAfter);
   }
 
   /** The name of the model that was called. */

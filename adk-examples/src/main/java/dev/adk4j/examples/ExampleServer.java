@@ -7,8 +7,9 @@ import java.nio.file.Path;
 
 /**
  * The examples' agents in the ADK web dev UI: starts {@link AdkServer} with them, on a SQLite file
- * ({@code <adk4j.data>/server.db}, {@code data/} by default), and the offline demo model unless a
- * Gemini API key is set.
+ * ({@code <adk4j.data>/server.db}, {@code data/} by default), and the offline demo model unless the
+ * environment names a live one ({@link ExampleModels}: a Gemini, OpenAI-compatible or Anthropic key
+ * or base URL, or {@code ADK4J_MODEL=provider/model}).
  *
  * <pre>
  * ./mvnw -q -B -Pserver -DskipTests package                                   # then open /dev-ui/

@@ -56,7 +56,11 @@ class ApiSurfaceTest {
           "adk-agents",
           "adk-runner",
           "adk-server",
-          "adk-tools-mcp");
+          "adk-tools-mcp",
+
+          "adk-models-openai",
+          "adk-models-anthropic",
+          "adk-models-langchain4j");
 
   private static final String INTERNAL = "dev.adk4j.internal";
 

@@ -124,6 +124,9 @@ final class JsonSizes {
     n += stringAtMost(e.id()) + stringAtMost(e.invocationId()) + stringAtMost(e.author());
     n += optional(e.branch()) + optional(e.errorCode()) + optional(e.errorMessage());
     n += contentAtMost(e.content().orElse(null));
+    if (e.usageMetadata().isPresent()) {
+      n += FRAME + stringAtMost(e.usageMetadata().get().toJson());
+    }
     n += deltaAtMost;
     for (String name : a.artifactDelta().keySet()) {
       n += stringAtMost(name) + 13;
