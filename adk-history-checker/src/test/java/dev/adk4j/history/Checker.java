@@ -61,6 +61,12 @@ final class Checker {
      */
     UNCLOSED_TURN,
     /**
+     * A turn left with a function call unanswered (its process died, or its closing appends failed)
+     * and followed by a rewind: {@code Runner.rewind} does not close it first, and later turns
+     * close only the last invocation, now the rewind, so the call is never answered.
+     */
+    UNANSWERED_BEFORE_REWIND,
+    /**
      * An invocation stored as closing events only (an error event), its user message never stored:
      * the turn failed at its first append and a later append of its error event succeeded.
      */
@@ -301,9 +307,28 @@ final class Checker {
       }
       calls.removeAll(answered);
       if (!calls.isEmpty()) {
-        anomaly(Kind.MALFORMED_TURN, "function calls " + calls + " never answered: " + where);
+        StoredEvent next = after(events, list.get(list.size() - 1));
+        anomaly(
+            next != null && next.rewindBefore() != null
+                ? Kind.UNANSWERED_BEFORE_REWIND
+                : Kind.MALFORMED_TURN,
+            "function calls "
+                + calls
+                + " never answered: "
+                + where
+                + (next == null ? "" : "; next event: " + next));
       }
     }
+  }
+
+  /** The event stored right after {@code e}, or null. */
+  private static @Nullable StoredEvent after(List<StoredEvent> events, StoredEvent e) {
+    for (int i = 0; i < events.size() - 1; i++) {
+      if (events.get(i) == e) {
+        return events.get(i + 1);
+      }
+    }
+    return null;
   }
 
   private static String excerpt(List<StoredEvent> events, int i) {

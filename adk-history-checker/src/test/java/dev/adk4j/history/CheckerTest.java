@@ -320,6 +320,19 @@ class CheckerTest {
   }
 
   @Test
+  void callLeftUnansweredBeforeARewind_isReportedAsSuch() {
+    Case c = valid();
+    c.invoke("p3-1", S0, new Step(Step.READ, "k0", null)).info("p3-1");
+    c.event(S0, user("iM", "p3-1")).event(S0, call("iM", "p3-1"));
+    c.invokeRewind("p4-1", S0, "iE").ok("p4-1", "iRw");
+    c.event(S0, rewind("iRw", "iE", delta("k0", null)));
+    c.finals.get(S0).remove("k0");
+    Report r = c.check();
+    assertThat(r.of(Kind.UNANSWERED_BEFORE_REWIND)).hasSize(1);
+    assertThat(r.of(Kind.MALFORMED_TURN)).isEmpty();
+  }
+
+  @Test
   void operationStoredTwice_isAMalformedTurn() {
     Case c = valid();
     c.turn(S0, "iF2", "p1-3", delta());

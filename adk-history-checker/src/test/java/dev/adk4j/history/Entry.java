@@ -28,7 +28,7 @@ import org.jspecify.annotations.Nullable;
  * @param invocationId the stored invocation id (on ok: the turn's or the rewind event's)
  * @param results per step (on ok): {@code read} the value read or {@code absent: true}; {@code
  *     value} the stored result of an increment
- * @param error the failure (on fail and info)
+ * @param error the failure (on fail and info; on ok, a failure after the writes were stored)
  */
 record Entry(
     String type,
@@ -97,6 +97,20 @@ record Entry(
       long nanos,
       String invocationId,
       List<Map<String, Object>> results) {
+    return ok(process, op, nanos, invocationId, results, null);
+  }
+
+  /**
+   * An acknowledged operation; {@code error}: the failure its turn ended with after its writes were
+   * stored (its closing appends failed), for diagnosis.
+   */
+  static Entry ok(
+      String process,
+      String op,
+      long nanos,
+      String invocationId,
+      List<Map<String, Object>> results,
+      @Nullable String error) {
     return new Entry(
         OK,
         process,
@@ -110,7 +124,7 @@ record Entry(
         null,
         invocationId,
         results,
-        null);
+        error);
   }
 
   static Entry failed(String type, String process, String op, long nanos, String error) {

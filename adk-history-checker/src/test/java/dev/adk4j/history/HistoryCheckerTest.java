@@ -34,10 +34,12 @@ import org.slf4j.LoggerFactory;
 class HistoryCheckerTest {
 
   /**
-   * Turns left without a closing event when the store failed under them (found by this checker,
-   * reported, not yet fixed): counted and printed, asserted only by the disabled strict test.
+   * Turns left without a closing event when the store failed under them, and calls left unanswered
+   * by a rewind (found by this checker, reported, not yet fixed): counted and printed, asserted
+   * only by the disabled strict test and {@link RewindAfterCrashTest}.
    */
-  static final Set<Kind> KNOWN = Set.of(Kind.UNCLOSED_TURN, Kind.HEADLESS_TURN);
+  static final Set<Kind> KNOWN =
+      Set.of(Kind.UNCLOSED_TURN, Kind.HEADLESS_TURN, Kind.UNANSWERED_BEFORE_REWIND);
 
   static {
     if (LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME)
@@ -105,8 +107,12 @@ class HistoryCheckerTest {
     }
     System.out.println("HISTORY anomalies by kind: " + kinds);
     result.report().anomalies().stream()
-        .limit(40)
-        .forEach(a -> System.out.println((KNOWN.contains(a.kind()) ? "KNOWN " : "ANOMALY ") + a));
+        .filter(a -> !KNOWN.contains(a.kind()))
+        .forEach(a -> System.out.println("ANOMALY " + a));
+    result.report().anomalies().stream()
+        .filter(a -> KNOWN.contains(a.kind()))
+        .limit(10)
+        .forEach(a -> System.out.println("KNOWN " + a));
     Map<String, Long> okByProcess = new TreeMap<>();
     for (Entry e : result.history()) {
       if (e.type().equals(Entry.OK)) {

@@ -38,10 +38,13 @@ final class HistoryLog implements AutoCloseable {
     out.close();
   }
 
-  /** Every complete record of the files, in file order. */
+  /** Every complete record of the files, in file order; a missing file holds none. */
   static List<Entry> read(List<Path> files) throws IOException {
     List<Entry> all = new ArrayList<>();
     for (Path f : files) {
+      if (!Files.exists(f)) {
+        continue; // its process was killed before it opened its history
+      }
       try (BufferedReader in = Files.newBufferedReader(f, StandardCharsets.UTF_8)) {
         String line;
         while ((line = in.readLine()) != null) {

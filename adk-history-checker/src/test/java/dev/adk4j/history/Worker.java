@@ -14,6 +14,7 @@ import dev.adk4j.sessions.BaseSessionService;
 import dev.adk4j.sessions.DatabaseSessionConfig;
 import dev.adk4j.sessions.DatabaseSessionService;
 import dev.adk4j.sessions.SessionBusyException;
+import dev.adk4j.sessions.SessionException;
 import dev.adk4j.sessions.StaleSessionException;
 import dev.adk4j.sessions.StateConflictException;
 import dev.adk4j.testing.ScriptedLlm;
@@ -208,13 +209,18 @@ public final class Worker {
         }
       }
       String invocation = String.valueOf(tool.invocationId());
-      log.write(Entry.ok(process, opId, done, invocation, results));
+      log.write(
+          Entry.ok(
+              process,
+              opId,
+              done,
+              invocation,
+              results,
+              error[0] == null ? null : "after its writes: " + describe(error[0])));
       return invocation;
     }
     Throwable t = error[0];
-    if (t instanceof StateConflictException
-        || t instanceof SessionBusyException
-        || t instanceof StaleSessionException) {
+    if (definite(t)) {
       log.write(Entry.failed(Entry.FAIL, process, opId, done, describe(t)));
     } else {
       log.write(
@@ -237,13 +243,11 @@ public final class Worker {
       Event e = runner.rewind(session.user(), session.session(), target).blockingGet();
       log.write(
           Entry.ok(process, opId, System.nanoTime(), String.valueOf(e.invocationId()), List.of()));
-    } catch (StateConflictException
-        | SessionBusyException
-        | StaleSessionException
-        | IllegalArgumentException e) {
-      log.write(Entry.failed(Entry.FAIL, process, opId, System.nanoTime(), describe(e)));
     } catch (RuntimeException e) {
-      log.write(Entry.failed(Entry.INFO, process, opId, System.nanoTime(), describe(e)));
+      boolean certain = definite(e) || e instanceof IllegalArgumentException;
+      log.write(
+          Entry.failed(
+              certain ? Entry.FAIL : Entry.INFO, process, opId, System.nanoTime(), describe(e)));
     }
   }
 
@@ -279,6 +283,23 @@ public final class Worker {
         System.err.println("warm-up rewind failed: " + e);
       }
     }
+  }
+
+  /**
+   * Whether a failure certainly stored nothing of the step it ended: a conflict, a busy or stale
+   * session (refused inside the append's transaction), or a {@link SessionException} that does not
+   * say the outcome is unknown (the store rolls back whatever fails, and says so when a commit was
+   * in flight).
+   */
+  static boolean definite(@Nullable Throwable t) {
+    if (t instanceof StateConflictException
+        || t instanceof SessionBusyException
+        || t instanceof StaleSessionException) {
+      return true;
+    }
+    return t instanceof SessionException
+        && t.getMessage() != null
+        && !t.getMessage().contains("unknown");
   }
 
   private static String describe(Throwable t) {
