@@ -13,7 +13,6 @@ import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -91,10 +90,7 @@ class RewindAfterCrashTest {
     }
   }
 
-  @Disabled(
-      "Found by the history checker: Runner.rewind does not close a crashed turn's unanswered"
-          + " calls, and later turns only close the last invocation (the rewind); enable once it"
-          + " does")
+  /** Fixed: Runner.rewind closes a crashed turn's unanswered calls before it rewinds. */
   @Test
   void rewindThenNextTurn_answerTheCallACrashedTurnLeft() throws Exception {
     try (DatabaseSessionService sessions =

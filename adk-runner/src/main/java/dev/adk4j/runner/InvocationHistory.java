@@ -7,12 +7,15 @@ import com.google.genai.types.Part;
 import dev.adk4j.agents.BaseAgent;
 import dev.adk4j.agents.InvocationContext;
 import dev.adk4j.events.Event;
+import dev.adk4j.sessions.Session;
+import dev.adk4j.sessions.SessionException;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -32,9 +35,14 @@ final class InvocationHistory {
    */
   static List<Event> close(
       InvocationContext ctx, String invocationId, BaseAgent agent, String code, String message) {
+    return close(ctx.session().events(), invocationId, agent, code, message);
+  }
+
+  /** {@link #close(InvocationContext, String, BaseAgent, String, String)} over stored events. */
+  private static List<Event> close(
+      List<Event> stored, String invocationId, BaseAgent agent, String code, String message) {
     List<Event> events = new ArrayList<>();
-    for (Map.Entry<Event, List<FunctionCall>> e :
-        unanswered(ctx.session().events(), invocationId).entrySet()) {
+    for (Map.Entry<Event, List<FunctionCall>> e : unanswered(stored, invocationId).entrySet()) {
       Event call = e.getKey();
       List<Part> parts = new ArrayList<>();
       for (FunctionCall fc : e.getValue()) {
@@ -76,7 +84,18 @@ final class InvocationHistory {
    * with the session's lease held, so that invocation is over.
    */
   static void closeInterrupted(InvocationContext ctx, BaseAgent agent) {
-    List<Event> events = ctx.session().events();
+    closeInterrupted(ctx.session(), agent, "invocation " + ctx.invocationId(), ctx::persist);
+  }
+
+  /**
+   * {@link #closeInterrupted(InvocationContext, BaseAgent)} for what is not an invocation (a
+   * rewind): the closing events of {@code session}'s last invocation go to {@code persist}.
+   *
+   * @param next what comes next, for the log line ({@code invocation e-...}, {@code a rewind})
+   */
+  static void closeInterrupted(
+      Session session, BaseAgent agent, String next, Consumer<Event> persist) {
+    List<Event> events = session.events();
     if (events.isEmpty()) {
       return;
     }
@@ -85,17 +104,15 @@ final class InvocationHistory {
       return;
     }
     log.warn(
-        "Invocation {} of session '{}' of user '{}' in app '{}' ended with function calls"
-            + " unanswered; answering them with an error before invocation {}",
+        "Invocation {} of {} ended with function calls unanswered; answering them with an error"
+            + " before {}",
         last,
-        ctx.session().id(),
-        ctx.userId(),
-        ctx.appName(),
-        ctx.invocationId());
+        SessionException.describe(session.appName(), session.userId(), session.id()),
+        next);
     String message =
         "invocation " + last + " was interrupted before it finished (its process stopped?)";
-    for (Event e : close(ctx, last, agent, "INTERRUPTED", message)) {
-      ctx.persist(e);
+    for (Event e : close(events, last, agent, "INTERRUPTED", message)) {
+      persist.accept(e);
     }
   }
 

@@ -415,6 +415,13 @@ public class Runner implements AutoCloseable {
                   throw new SessionNotFoundException(appName, userId, sessionId);
                 }
                 lease.attach(session);
+                // A turn that crashed with calls unanswered is closed first, as a new turn would
+                // close it: after the rewind it is no longer the last invocation.
+                InvocationHistory.closeInterrupted(
+                    session,
+                    agent,
+                    "a rewind",
+                    e -> sessionService.appendEvent(session, e).blockingGet());
                 Event rewind =
                     Rewinds.rewindEvent(
                         session, beforeInvocationId, sessionService, artifactService, appName);

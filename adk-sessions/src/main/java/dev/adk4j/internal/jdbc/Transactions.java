@@ -209,7 +209,7 @@ final class Transactions {
                     + dialect.productName()
                     + (attempt > 1 ? ", " + attempt + " attempts" : "")
                     + "): "
-                    + failure(e, stage, reconnected),
+                    + failure(e, stage, reconnected, write),
                 safe(e)),
             failedAttempts);
       } catch (RuntimeException e) {
@@ -356,7 +356,7 @@ final class Transactions {
   }
 
   /** What went wrong, for the message of a failed transaction. */
-  private String failure(SQLException e, Stage stage, boolean reconnected) {
+  private String failure(SQLException e, Stage stage, boolean reconnected, boolean write) {
     if (stage == Stage.CONNECTING) {
       if (ownedPool != null && e instanceof SQLTransientConnectionException) {
         return "no connection to the database within connectionTimeout ("
@@ -367,10 +367,12 @@ final class Transactions {
       return "cannot get a connection: " + rootMessage(e);
     }
     String outcome =
-        stage == Stage.COMMITTING
-            ? "; the commit was sent, so whether it took effect is unknown: read the session to"
-                + " find out"
-            : "; nothing was committed";
+        !write
+            ? "; nothing was written"
+            : stage == Stage.COMMITTING
+                ? "; the commit was sent, so whether it took effect is unknown: read the session"
+                    + " to find out"
+                : "; nothing was committed";
     if (isSocketTimeout(e)) {
       return "the server did not answer within socketTimeout ("
           + human(config.socketTimeout())
