@@ -100,12 +100,13 @@ final class InvocationHistory {
       return;
     }
     String last = events.get(events.size() - 1).invocationId();
-    if (last == null || unanswered(events, last).isEmpty()) {
+    if (last == null
+        || (unanswered(events, last).isEmpty() && !stoppedAfterToolResponses(events, last))) {
       return;
     }
     log.warn(
-        "Invocation {} of {} ended with function calls unanswered; answering them with an error"
-            + " before {}",
+        "Invocation {} of {} ended before it finished (function calls unanswered, or tool responses"
+            + " the model never saw); closing it with an error before {}",
         last,
         SessionException.describe(session.appName(), session.userId(), session.id()),
         next);
@@ -114,6 +115,37 @@ final class InvocationHistory {
     for (Event e : close(events, last, agent, "INTERRUPTED", message)) {
       persist.accept(e);
     }
+  }
+
+  /**
+   * Whether the last stored event, of {@code invocationId}, answers function calls and the turn
+   * stopped there: the tool responses were stored but the step after them (the next model call, or
+   * the error event that closes a failed turn) never was, as when the store failed under it or the
+   * process died. Not when the responses end the turn ({@link Event#finalResponse()}: skipped
+   * summarization), nor when they answer long-running calls (the invocation paused on those).
+   */
+  private static boolean stoppedAfterToolResponses(List<Event> events, String invocationId) {
+    Event lastEvent = events.get(events.size() - 1);
+    if (!invocationId.equals(lastEvent.invocationId())
+        || lastEvent.finalResponse()
+        || lastEvent.errorCode().isPresent()) {
+      return false;
+    }
+    Set<String> responses = new HashSet<>();
+    for (Part p : lastEvent.content().flatMap(Content::parts).orElse(List.of())) {
+      p.functionResponse().ifPresent(r -> responses.add(r.id().orElse("")));
+    }
+    if (responses.isEmpty()) {
+      return false;
+    }
+    for (int i = events.size() - 1; i >= 0; i--) {
+      Event e = events.get(i);
+      if (!invocationId.equals(e.invocationId())) {
+        break;
+      }
+      e.longRunningToolIds().ifPresent(responses::removeAll);
+    }
+    return !responses.isEmpty();
   }
 
   /**

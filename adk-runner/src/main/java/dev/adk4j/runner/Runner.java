@@ -449,6 +449,13 @@ public class Runner implements AutoCloseable {
     private final RunConfig runConfig;
     private final @Nullable Map<String, Object> stateDelta;
 
+    /**
+     * Whether the invocation began in storage: its user message was stored (or it had none to
+     * store). Until then a failure stores no closing event, which would make a turn without its
+     * message (found by the history checker when the store failed under the message's append).
+     */
+    private boolean begun;
+
     Invocation(
         String userId,
         String sessionId,
@@ -559,6 +566,7 @@ public class Runner implements AutoCloseable {
                   .actions(EventActions.builder().stateDelta(stateDelta).build())
                   .build());
         }
+        begun = true;
         Throwable failure =
             beforeRun(ctx, emitter)
                 ? null
@@ -740,6 +748,9 @@ public class Runner implements AutoCloseable {
     private void end(InvocationContext ctx, Throwable failure, FlowableEmitter<Event> emitter) {
       if (failure instanceof SessionBusyException || failure instanceof InterruptedException) {
         return;
+      }
+      if (!begun) {
+        return; // nothing of this invocation is stored: there is nothing to close
       }
       if (failure instanceof CancellationException) {
         // The subscriber went away: its cancellation interrupts this thread (now or in a moment),

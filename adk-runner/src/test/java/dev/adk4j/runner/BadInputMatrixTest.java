@@ -762,13 +762,13 @@ class BadInputMatrixTest {
             namesInSession("'user:big'", "maxValueBytes"),
             fx -> fx.turn(callsTool(FunctionTool.create(Tools.class, "writeLarge")))));
     cases.add(
-        turnFails(
+        refused( // the user message carrying it is refused: no turn began, nothing is stored
             "turn: the run's state delta holds a bare 'user:'",
             iae,
             namesInSession("'user:'"),
             fx -> fx.turn(answering("hi"), entry("user:", 1))));
     cases.add(
-        turnFails(
+        refused( // the user message carrying it is refused: no turn began, nothing is stored
             "turn: the run's state delta holds NaN",
             iae,
             namesInSession("'rating'", "NaN"),
