@@ -57,7 +57,6 @@ class ApiSurfaceTest {
           "adk-runner",
           "adk-server",
           "adk-tools-mcp",
-
           "adk-models-openai",
           "adk-models-anthropic",
           "adk-models-langchain4j");
