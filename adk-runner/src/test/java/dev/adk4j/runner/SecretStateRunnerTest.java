@@ -4,9 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import ch.qos.logback.classic.Level;
-import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
 import com.google.genai.types.FunctionDeclaration;
 import dev.adk4j.agents.LlmAgent;
 import dev.adk4j.agents.RunConfig;
@@ -15,6 +13,7 @@ import dev.adk4j.sessions.BaseSessionService;
 import dev.adk4j.sessions.DatabaseSessionConfig;
 import dev.adk4j.sessions.DatabaseSessionService;
 import dev.adk4j.sessions.InMemorySessionService;
+import dev.adk4j.sessions.LogCapture;
 import dev.adk4j.sessions.Session;
 import dev.adk4j.sessions.SharedEmbeddedPostgres;
 import dev.adk4j.testing.ScriptedLlm;
@@ -37,7 +36,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.slf4j.LoggerFactory;
 
 /**
  * A {@code secret:} key end to end, on every backend: a tool stores it, a later turn (on a new
@@ -156,12 +154,8 @@ class SecretStateRunnerTest {
   void aSecretWrittenByATool_isReadLaterByToolsAndOptedInInstructions_andLeaksNowhere(
       String backend) throws Exception {
     Supplier<BaseSessionService> open = backend(backend);
-    Logger root = (Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
-    Level before = root.getLevel();
-    ListAppender<ILoggingEvent> logged = new ListAppender<>();
-    logged.start();
-    root.addAppender(logged);
-    root.setLevel(Level.ALL);
+    List<ILoggingEvent> logged;
+    LogCapture capture = LogCapture.everything(Level.ALL); // captured, not printed
     List<Event> emitted = new ArrayList<>();
     ScriptedLlm secondModel;
     BaseSessionService later;
@@ -190,8 +184,8 @@ class SecretStateRunnerTest {
               .build();
       emitted.addAll(turn(caller, later, "call the API"));
     } finally {
-      root.setLevel(before);
-      root.detachAppender(logged);
+      logged = capture.events();
+      capture.close();
     }
 
     // The opted-in instruction rendered the secret; the tool read it.
@@ -215,8 +209,8 @@ class SecretStateRunnerTest {
     Session s = later.getSession(APP, USER, "s").blockingGet();
     assertThat(s.state()).containsEntry("secret:token", token);
     assertNoToken(s.toString());
-    assertThat(logged.list).isNotEmpty();
-    for (ILoggingEvent e : logged.list) {
+    assertThat(logged).isNotEmpty();
+    for (ILoggingEvent e : logged) {
       assertNoToken(e.getFormattedMessage());
     }
   }
