@@ -1,7 +1,6 @@
 package dev.adk4j.internal.jdbc;
 
 import java.lang.management.ManagementFactory;
-import java.time.Instant;
 import java.util.Optional;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
@@ -20,14 +19,19 @@ import org.jspecify.annotations.Nullable;
 final class LeaseOwners {
   private LeaseOwners() {}
 
-  /** This JVM: {@code <pid>@<host>#<start millis>}. */
-  static final String INSTANCE = instance();
+  /** This JVM as it names itself: {@code <pid>@<host>}. */
+  private static final String NAME = ManagementFactory.getRuntimeMXBean().getName();
 
-  private static String instance() {
-    String name = ManagementFactory.getRuntimeMXBean().getName(); // pid@host
-    Optional<Instant> start = ProcessHandle.current().info().startInstant();
-    return start.map(s -> name + "#" + s.toEpochMilli()).orElse(name);
-  }
+  /** This host, as {@link #NAME} gives it. */
+  private static final String HOST = NAME.substring(NAME.indexOf('@') + 1);
+
+  /** This JVM: {@code <pid>@<host>#<start millis>}. */
+  static final String INSTANCE =
+      ProcessHandle.current()
+          .info()
+          .startInstant()
+          .map(s -> NAME + "#" + s.toEpochMilli())
+          .orElse(NAME);
 
   /** A new owner name for one lease of this JVM. */
   static String newOwner() {
@@ -58,7 +62,7 @@ final class LeaseOwners {
     String rest = instance.substring(at + 1);
     int hash = rest.lastIndexOf('#');
     String host = hash < 0 ? rest : rest.substring(0, hash);
-    if (!host.equals(thisHost())) {
+    if (!host.equals(HOST)) {
       return false;
     }
     Optional<ProcessHandle> process = ProcessHandle.of(pid);
@@ -80,11 +84,5 @@ final class LeaseOwners {
         .startInstant()
         .map(s -> Math.abs(s.toEpochMilli() - started) > 1_000)
         .orElse(false);
-  }
-
-  private static String thisHost() {
-    String name = ManagementFactory.getRuntimeMXBean().getName();
-    int at = name.indexOf('@');
-    return at < 0 ? name : name.substring(at + 1);
   }
 }
