@@ -50,6 +50,7 @@ public final class RunConfig {
   private final ToolExecutionMode toolExecutionMode;
   private final int maxParallelToolCalls;
   private final java.util.concurrent.@org.jspecify.annotations.Nullable Executor toolExecutor;
+  private final java.util.function.Consumer<dev.adk4j.sessions.SessionWait> sessionWaitListener;
 
   private RunConfig(Builder b) {
     this.streamingMode = b.streamingMode;
@@ -61,6 +62,7 @@ public final class RunConfig {
     this.toolExecutionMode = b.toolExecutionMode;
     this.maxParallelToolCalls = b.maxParallelToolCalls;
     this.toolExecutor = b.toolExecutor;
+    this.sessionWaitListener = b.sessionWaitListener;
   }
 
   public static Builder builder() {
@@ -82,7 +84,8 @@ public final class RunConfig {
         .llmCallTimeout(llmCallTimeout)
         .toolExecutionMode(toolExecutionMode)
         .maxParallelToolCalls(maxParallelToolCalls)
-        .toolExecutor(toolExecutor);
+        .toolExecutor(toolExecutor)
+        .sessionWaitListener(sessionWaitListener);
   }
 
   public StreamingMode streamingMode() {
@@ -161,6 +164,17 @@ public final class RunConfig {
     return java.util.Optional.ofNullable(toolExecutor);
   }
 
+  /**
+   * Told once, on the invocation's thread, when the invocation has to wait for its session because
+   * another invocation runs on it (in this process or in another sharing the store), with who holds
+   * it and for how long: a server can show the caller why nothing happens yet ({@code adk-server}
+   * writes it into the event stream as a comment line). It must not block. Default: nothing (the
+   * database service also logs the wait at INFO).
+   */
+  public java.util.function.Consumer<dev.adk4j.sessions.SessionWait> sessionWaitListener() {
+    return sessionWaitListener;
+  }
+
   @Override
   public String toString() {
     return "RunConfig{streamingMode="
@@ -194,8 +208,17 @@ public final class RunConfig {
     private ToolExecutionMode toolExecutionMode = ToolExecutionMode.NONE;
     private int maxParallelToolCalls = DEFAULT_MAX_PARALLEL_TOOL_CALLS;
     private java.util.concurrent.@org.jspecify.annotations.Nullable Executor toolExecutor;
+    private java.util.function.Consumer<dev.adk4j.sessions.SessionWait> sessionWaitListener =
+        wait -> {};
 
     private Builder() {}
+
+    /** See {@link RunConfig#sessionWaitListener()}. Default: a listener that does nothing. */
+    public Builder sessionWaitListener(
+        java.util.function.Consumer<dev.adk4j.sessions.SessionWait> listener) {
+      this.sessionWaitListener = java.util.Objects.requireNonNull(listener, "sessionWaitListener");
+      return this;
+    }
 
     /** See {@link RunConfig#toolExecutionMode()}. Default {@link ToolExecutionMode#NONE}. */
     public Builder toolExecutionMode(ToolExecutionMode mode) {

@@ -82,9 +82,15 @@ final class InvocationHistory {
    * If the session's last invocation left function calls unanswered (its process stopped in the
    * middle of a turn), closes them with code {@code INTERRUPTED} before a new turn begins. Called
    * with the session's lease held, so that invocation is over.
+   *
+   * @param tookOver whether the lease was taken from a holder that never released it ({@link
+   *     dev.adk4j.sessions.SessionLease#tookOver()}): then a last invocation that stored only its
+   *     user message died before its agent answered, and is closed too. Without that sign, such an
+   *     invocation may be one whose agent legitimately produced no event, and is left as it is.
    */
-  static void closeInterrupted(InvocationContext ctx, BaseAgent agent) {
-    closeInterrupted(ctx.session(), agent, "invocation " + ctx.invocationId(), ctx::persist);
+  static void closeInterrupted(InvocationContext ctx, BaseAgent agent, boolean tookOver) {
+    closeInterrupted(
+        ctx.session(), agent, tookOver, "invocation " + ctx.invocationId(), ctx::persist);
   }
 
   /**
@@ -94,19 +100,23 @@ final class InvocationHistory {
    * @param next what comes next, for the log line ({@code invocation e-...}, {@code a rewind})
    */
   static void closeInterrupted(
-      Session session, BaseAgent agent, String next, Consumer<Event> persist) {
+      Session session, BaseAgent agent, boolean tookOver, String next, Consumer<Event> persist) {
     List<Event> events = session.events();
     if (events.isEmpty()) {
       return;
     }
-    String last = events.get(events.size() - 1).invocationId();
+    Event lastEvent = events.get(events.size() - 1);
+    String last = lastEvent.invocationId();
     if (last == null
-        || (unanswered(events, last).isEmpty() && !stoppedAfterToolResponses(events, last))) {
+        || (unanswered(events, last).isEmpty()
+            && !stoppedAfterToolResponses(events, last)
+            && !(tookOver && isUserMessage(lastEvent)))) {
       return;
     }
     log.warn(
-        "Invocation {} of {} ended before it finished (function calls unanswered, or tool responses"
-            + " the model never saw); closing it with an error before {}",
+        "Invocation {} of {} ended before it finished (function calls unanswered, tool responses"
+            + " the model never saw, or its user message unanswered when its holder died);"
+            + " closing it with an error before {}",
         last,
         SessionException.describe(session.appName(), session.userId(), session.id()),
         next);
@@ -115,6 +125,11 @@ final class InvocationHistory {
     for (Event e : close(events, last, agent, "INTERRUPTED", message)) {
       persist.accept(e);
     }
+  }
+
+  /** A user's message, not a rewind (which is stored as the user's too). */
+  private static boolean isUserMessage(Event e) {
+    return "user".equals(e.author()) && e.actions().rewindBeforeInvocationId().isEmpty();
   }
 
   /**

@@ -420,6 +420,7 @@ public class Runner implements AutoCloseable {
                 InvocationHistory.closeInterrupted(
                     session,
                     agent,
+                    lease.tookOver(),
                     "a rewind",
                     e -> sessionService.appendEvent(session, e).blockingGet());
                 Event rewind =
@@ -455,6 +456,12 @@ public class Runner implements AutoCloseable {
      * message (found by the history checker when the store failed under the message's append).
      */
     private boolean begun;
+
+    /**
+     * Whether storing the closing events of a failed turn failed too: the turn is left open, and
+     * its lease is given up unfinished so that the next turn closes it.
+     */
+    private volatile boolean closingFailed;
 
     Invocation(
         String userId,
@@ -510,7 +517,7 @@ public class Runner implements AutoCloseable {
       long deadline = System.nanoTime() + runConfig.maxSessionWait().toNanos();
       SessionTurns.Permit permit;
       try {
-        permit = turns.acquire(key, runConfig.maxSessionWait());
+        permit = turns.acquire(key, runConfig.maxSessionWait(), runConfig.sessionWaitListener());
       } catch (Throwable t) {
         return t;
       }
@@ -535,7 +542,7 @@ public class Runner implements AutoCloseable {
           Telemetry.resumed(span, invocationId);
         }
         ctx = newContext(session, newMessage, invocationId, resume);
-        InvocationHistory.closeInterrupted(ctx, agent);
+        InvocationHistory.closeInterrupted(ctx, agent, lease.tookOver());
         Content message = newMessage;
         if (message != null) {
           Content replaced = null;
@@ -606,7 +613,12 @@ public class Runner implements AutoCloseable {
           }
         }
         if (lease != null) {
-          lease.close();
+          if (begun && !succeeded && (closingFailed || terminal instanceof InterruptedException)) {
+            // Its turn is left open: the next holder is told to close it (tookOver)
+            lease.closeUnfinished();
+          } else {
+            lease.close();
+          }
         }
         turns.release(key, permit);
       }
@@ -677,7 +689,9 @@ public class Runner implements AutoCloseable {
     /** Takes the session's lease, creating the session first if it is missing and allowed to. */
     private SessionLease lease(Duration wait) {
       try {
-        return sessionService.acquireLease(appName, userId, sessionId, wait).blockingGet();
+        return sessionService
+            .acquireLease(appName, userId, sessionId, wait, runConfig.sessionWaitListener())
+            .blockingGet();
       } catch (SessionNotFoundException e) {
         if (!runConfig.autoCreateSession()) {
           throw e;
@@ -687,7 +701,9 @@ public class Runner implements AutoCloseable {
         } catch (dev.adk4j.sessions.SessionAlreadyExistsException raced) {
           // another instance created it first: fine
         }
-        return sessionService.acquireLease(appName, userId, sessionId, wait).blockingGet();
+        return sessionService
+            .acquireLease(appName, userId, sessionId, wait, runConfig.sessionWaitListener())
+            .blockingGet();
       }
     }
 
@@ -804,6 +820,7 @@ public class Runner implements AutoCloseable {
           p.onRunErrorCallback(ctx, failure).blockingAwait();
         }
       } catch (Throwable t) {
+        closingFailed = true;
         failure.addSuppressed(t);
         if (cancelled) {
           // nobody is listening for the error: the log is the only place it shows

@@ -1,11 +1,13 @@
 package dev.adk4j.runner;
 
 import dev.adk4j.sessions.SessionBusyException;
+import dev.adk4j.sessions.SessionWait;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 /**
  * One turn at a time per session within a {@link Runner}: an invocation (or a rewind) takes its
@@ -23,6 +25,12 @@ final class SessionTurns {
   }
 
   Permit acquire(String key, Duration wait) throws InterruptedException {
+    return acquire(key, wait, w -> {});
+  }
+
+  /** Takes {@code key}'s permit, telling {@code onWait} first if another turn holds it. */
+  Permit acquire(String key, Duration wait, Consumer<SessionWait> onWait)
+      throws InterruptedException {
     Permit permit =
         running.compute(
             key,
@@ -33,7 +41,20 @@ final class SessionTurns {
             });
     boolean acquired = false;
     try {
-      acquired = permit.semaphore.tryAcquire(wait.toNanos(), TimeUnit.NANOSECONDS);
+      // tryAcquire() would barge past waiters; a zero timeout keeps the fair order
+      acquired = permit.semaphore.tryAcquire(0, TimeUnit.NANOSECONDS);
+      if (!acquired) {
+        String[] parts = key.split("\u0000", 3);
+        onWait.accept(
+            new SessionWait(
+                parts[0],
+                parts[1],
+                parts[2],
+                "another invocation through this Runner",
+                Duration.ZERO,
+                wait));
+        acquired = permit.semaphore.tryAcquire(wait.toNanos(), TimeUnit.NANOSECONDS);
+      }
     } finally {
       if (!acquired) {
         forget(key);

@@ -139,4 +139,53 @@ class UnfinishedTurnsTest {
         .extracting(Event::stringifyContent)
         .containsExactly("kept", "first");
   }
+
+  @Test
+  void aTurnWhoseClosingEventsCouldNotBeStored_isClosedByTheNextTurn() {
+    InMemorySessionService real = new InMemorySessionService();
+    real.createSession(APP, "u", null, "s").blockingGet();
+    AtomicBoolean storeFails = new AtomicBoolean(true);
+    // The store takes the user's message, then fails under every other append of the turn: its
+    // answer, and the error event that would close it.
+    BaseSessionService failing =
+        (BaseSessionService)
+            Proxy.newProxyInstance(
+                getClass().getClassLoader(),
+                new Class<?>[] {BaseSessionService.class},
+                (proxy, method, args) -> {
+                  if (method.getName().equals("appendEvent")
+                      && !"user".equals(((Event) args[1]).author())
+                      && storeFails.get()) {
+                    return Single.error(new SessionException("injected: the disk is full"));
+                  }
+                  try {
+                    return method.invoke(real, args);
+                  } catch (InvocationTargetException e) {
+                    throw e.getCause();
+                  }
+                });
+    Runner runner =
+        new Runner(
+            agent(ScriptedLlm.builder().thenText("lost").thenText("second").build()),
+            APP,
+            null,
+            failing);
+
+    Throwable thrown =
+        catchThrowable(() -> runner.runAsync("u", "s", Contents.user("first")).blockingSubscribe());
+    assertThat(thrown).hasMessageContaining("injected");
+    assertThat(real.getSession(APP, "u", "s").blockingGet().events())
+        .extracting(Event::stringifyContent)
+        .containsExactly("first");
+
+    storeFails.set(false);
+    runner.runAsync("u", "s", Contents.user("again")).blockingSubscribe();
+    List<Event> events = real.getSession(APP, "u", "s").blockingGet().events();
+    assertThat(events).hasSize(4);
+    assertThat(events.get(1).invocationId()).isEqualTo(events.get(0).invocationId());
+    assertThat(events.get(1).errorCode()).contains("INTERRUPTED");
+    assertThat(events.subList(2, 4))
+        .extracting(Event::stringifyContent)
+        .containsExactly("again", "second");
+  }
 }

@@ -12,6 +12,7 @@ import com.sun.net.httpserver.HttpExchange;
 import dev.adk4j.agents.RunConfig;
 import dev.adk4j.events.Event;
 import dev.adk4j.sessions.Session;
+import dev.adk4j.sessions.SessionWait;
 import io.reactivex.rxjava3.core.Flowable;
 import io.reactivex.rxjava3.subscribers.ResourceSubscriber;
 import java.io.IOException;
@@ -23,6 +24,8 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -111,7 +114,7 @@ final class RunRoutes {
         app, user, session, content, streaming != null && streaming.asBoolean(), delta);
   }
 
-  private Flowable<Event> start(RunRequest run) {
+  private Flowable<Event> start(RunRequest run, Consumer<SessionWait> onWait) {
     Session session = sessions.requireSession(run.appName(), run.userId(), run.sessionId(), 0);
     AdkServer.ClientPolicy policy = apps.policy(run.appName());
     Content message =
@@ -138,12 +141,13 @@ final class RunRoutes {
         RunConfig.builder()
             .streamingMode(
                 run.streaming() ? RunConfig.StreamingMode.SSE : RunConfig.StreamingMode.NONE)
+            .sessionWaitListener(onWait)
             .build();
     return apps.runner(run.appName()).runAsync(run.userId(), run.sessionId(), message, cfg, delta);
   }
 
   private void run(HttpExchange ex, RunRequest run) throws IOException {
-    Flowable<Event> flow = start(run);
+    Flowable<Event> flow = start(run, wait -> {});
     List<Event> events = new ArrayList<>();
     Throwable[] failure = new Throwable[1];
     CountDownLatch done = new CountDownLatch(1);
@@ -199,14 +203,33 @@ final class RunRoutes {
   }
 
   private void runSse(HttpExchange ex, RunRequest run) throws IOException {
-    Flowable<Event> flow = start(run); // 404 before the stream opens
+    Object lock = new Object();
+    AtomicReference<OutputStream> stream = new AtomicReference<>();
+    // A run that waits for its session (another instance's turn holds it) says so in the stream
+    // as a comment, which EventSource clients ignore; it names no holder (no host or process id).
+    Flowable<Event> flow =
+        start(
+            run,
+            wait -> {
+              OutputStream o = stream.get();
+              if (o != null) {
+                write(
+                    o,
+                    lock,
+                    ": waiting up to "
+                        + wait.maxWait().toSeconds()
+                        + " s for session '"
+                        + run.sessionId().replaceAll("[\\r\\n]", " ")
+                        + "': another turn is running on it\n\n");
+              }
+            }); // 404 before the stream opens
     Headers h = ex.getResponseHeaders();
     h.set("Content-Type", "text/event-stream; charset=utf-8");
     h.set("Cache-Control", "no-cache");
     h.set("X-Accel-Buffering", "no");
     ex.sendResponseHeaders(200, 0);
     OutputStream out = ex.getResponseBody();
-    Object lock = new Object();
+    stream.set(out);
     CountDownLatch done = new CountDownLatch(1);
     ResourceSubscriber<Event> sub =
         new ResourceSubscriber<>() {

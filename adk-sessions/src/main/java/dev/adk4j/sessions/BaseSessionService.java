@@ -247,4 +247,20 @@ public interface BaseSessionService {
       String appName, String userId, String sessionId, java.time.Duration maxWait) {
     return Single.just(SessionLease.none());
   }
+
+  /**
+   * {@link #acquireLease(String, String, String, java.time.Duration)}, telling {@code onWait} once
+   * when the session is busy and this has to wait for it, and why ({@link SessionWait}: who holds
+   * it, for how long). The listener runs on the waiting thread and must not block.
+   *
+   * <p>The default ignores {@code onWait}; the in-memory and database services report their waits.
+   */
+  default Single<SessionLease> acquireLease(
+      String appName,
+      String userId,
+      String sessionId,
+      java.time.Duration maxWait,
+      java.util.function.Consumer<SessionWait> onWait) {
+    return acquireLease(appName, userId, sessionId, maxWait);
+  }
 }

@@ -221,6 +221,17 @@ public final class DatabaseSessionService implements BaseSessionService, AutoClo
     return service.acquireLease(appName, userId, sessionId, maxWait);
   }
 
+  /** {@inheritDoc} */
+  @Override
+  public Single<SessionLease> acquireLease(
+      String appName,
+      String userId,
+      String sessionId,
+      Duration maxWait,
+      java.util.function.Consumer<SessionWait> onWait) {
+    return service.acquireLease(appName, userId, sessionId, maxWait, onWait);
+  }
+
   /**
    * Reads the history through the index {@code adk_state_history}, which every append writes in its
    * transaction (a row per key of the event's delta, pointing at the event): only the events that

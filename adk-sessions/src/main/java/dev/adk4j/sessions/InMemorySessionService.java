@@ -144,6 +144,17 @@ public final class InMemorySessionService implements BaseSessionService {
     return service.acquireLease(appName, userId, sessionId, maxWait);
   }
 
+  /** {@inheritDoc} */
+  @Override
+  public Single<SessionLease> acquireLease(
+      String appName,
+      String userId,
+      String sessionId,
+      Duration maxWait,
+      java.util.function.Consumer<SessionWait> onWait) {
+    return service.acquireLease(appName, userId, sessionId, maxWait, onWait);
+  }
+
   /** Builds an {@link InMemorySessionService}. Not thread-safe. */
   public static final class Builder {
     private SessionLimits limits = SessionLimits.defaults();

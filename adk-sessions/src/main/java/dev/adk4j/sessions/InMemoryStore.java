@@ -129,6 +129,9 @@ final class InMemoryStore implements SessionStore {
 
     @Nullable String leaseOwner;
 
+    /** Whether the last lease was given up unfinished ({@link SessionLease#closeUnfinished()}). */
+    boolean leaseAbandoned;
+
     /** The time to live, or null: the session never expires. */
     @Nullable Duration ttl;
 
@@ -480,15 +483,33 @@ final class InMemoryStore implements SessionStore {
   public SessionLease acquireLease(
       String appName, String userId, String sessionId, Duration maxWait)
       throws InterruptedException {
+    return acquireLease(appName, userId, sessionId, maxWait, wait -> {});
+  }
+
+  @Override
+  public SessionLease acquireLease(
+      String appName,
+      String userId,
+      String sessionId,
+      Duration maxWait,
+      java.util.function.Consumer<SessionWait> onWait)
+      throws InterruptedException {
     String owner = "memory-" + UUID.randomUUID();
     long deadline = System.nanoTime() + maxWait.toNanos();
     lock.writeLock().lock();
     try {
-      while (true) {
+      for (boolean first = true; ; first = false) {
         StoredSession stored = find(appName, userId, sessionId);
         if (stored.leaseOwner == null) {
           stored.leaseOwner = owner;
-          return new MemoryLease(appName, userId, sessionId, owner);
+          boolean tookOver = stored.leaseAbandoned;
+          stored.leaseAbandoned = false;
+          return new MemoryLease(appName, userId, sessionId, owner, tookOver);
+        }
+        if (first) {
+          onWait.accept(
+              new SessionWait(
+                  appName, userId, sessionId, stored.leaseOwner, Duration.ZERO, maxWait));
         }
         long left = deadline - System.nanoTime();
         if (left <= 0) {
@@ -512,13 +533,20 @@ final class InMemoryStore implements SessionStore {
     private final String userId;
     private final String sessionId;
     private final String owner;
+    private final boolean tookOver;
     private volatile boolean held = true;
 
-    MemoryLease(String appName, String userId, String sessionId, String owner) {
+    MemoryLease(String appName, String userId, String sessionId, String owner, boolean tookOver) {
       this.appName = appName;
       this.userId = userId;
       this.sessionId = sessionId;
       this.owner = owner;
+      this.tookOver = tookOver;
+    }
+
+    @Override
+    public boolean tookOver() {
+      return tookOver;
     }
 
     @Override
@@ -533,6 +561,15 @@ final class InMemoryStore implements SessionStore {
 
     @Override
     public void close() {
+      release(true);
+    }
+
+    @Override
+    public void closeUnfinished() {
+      release(false);
+    }
+
+    private void release(boolean finished) {
       if (!held) {
         return;
       }
@@ -544,6 +581,7 @@ final class InMemoryStore implements SessionStore {
         StoredSession stored = user == null ? null : user.sessions.get(sessionId);
         if (stored != null && owner.equals(stored.leaseOwner)) {
           stored.leaseOwner = null;
+          stored.leaseAbandoned = !finished;
         }
         leaseReleased.signalAll();
       } finally {

@@ -184,6 +184,17 @@ final class SecretKeepingStore implements SessionStore {
     return store.acquireLease(appName, userId, sessionId, maxWait);
   }
 
+  @Override
+  public SessionLease acquireLease(
+      String appName,
+      String userId,
+      String sessionId,
+      Duration maxWait,
+      java.util.function.Consumer<SessionWait> onWait)
+      throws InterruptedException {
+    return store.acquireLease(appName, userId, sessionId, maxWait, onWait);
+  }
+
   /** The wrapped store's history (secret: keys have none: the service refuses them first). */
   @Override
   public List<StateChange> stateHistory(

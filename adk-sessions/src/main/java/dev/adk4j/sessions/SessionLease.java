@@ -22,6 +22,17 @@ public interface SessionLease extends AutoCloseable {
   /** Whether the lease is still held: false once released, or once renewal found it taken over. */
   boolean isHeld();
 
+  /**
+   * Whether this lease was taken from a holder that never released it: its lease expired, or its
+   * process on this host was gone. That holder's invocation ended without finishing, so its turn
+   * may be open (a user message with no answer); the {@code Runner} closes such a turn with an
+   * {@code INTERRUPTED} error event before its own. False for a lease that was free, and for
+   * services without leases.
+   */
+  default boolean tookOver() {
+    return false;
+  }
+
   /** Makes appends through {@code session} count as this lease's. */
   default void attach(Session session) {
     session.bindLease(owner());
@@ -30,6 +41,16 @@ public interface SessionLease extends AutoCloseable {
   /** Releases the lease, if still held. Idempotent; never throws. */
   @Override
   void close();
+
+  /**
+   * Releases the lease saying that its invocation did not finish: the closing events of its turn
+   * could not be stored (the store failed under them). The next holder then sees {@link
+   * #tookOver()} true and closes the turn, as after a holder that died. Idempotent; never throws.
+   * The default is {@link #close()}.
+   */
+  default void closeUnfinished() {
+    close();
+  }
 
   /** A lease that guards nothing, for services with nothing to lease. */
   static SessionLease none() {

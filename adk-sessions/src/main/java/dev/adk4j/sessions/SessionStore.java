@@ -264,6 +264,21 @@ public interface SessionStore {
   }
 
   /**
+   * {@link #acquireLease(String, String, String, Duration)}, telling {@code onWait} once, on the
+   * waiting thread, when the session is busy and the call has to wait (see {@link SessionWait}).
+   * The default ignores {@code onWait}; a store with leases overrides this one.
+   */
+  default SessionLease acquireLease(
+      String appName,
+      String userId,
+      String sessionId,
+      Duration maxWait,
+      java.util.function.Consumer<SessionWait> onWait)
+      throws InterruptedException {
+    return acquireLease(appName, userId, sessionId, maxWait);
+  }
+
+  /**
    * The history of a state key (adk4j): each change the stored events made to it, oldest first,
    * removals ({@code null} values) included. For a session key, the session's own events in their
    * order; for a {@code user:} key, the events of all the user's sessions in the app; for an {@code

@@ -243,11 +243,25 @@ public final class StoreBackedSessionService implements BaseSessionService {
   @Override
   public Single<SessionLease> acquireLease(
       String appName, String userId, String sessionId, Duration maxWait) {
+    return acquireLease(appName, userId, sessionId, maxWait, wait -> {});
+  }
+
+  /**
+   * Takes the lease through {@link SessionStore#acquireLease}, reporting a wait to {@code onWait}.
+   */
+  @Override
+  public Single<SessionLease> acquireLease(
+      String appName,
+      String userId,
+      String sessionId,
+      Duration maxWait,
+      java.util.function.Consumer<SessionWait> onWait) {
     Objects.requireNonNull(maxWait, "maxWait");
+    Objects.requireNonNull(onWait, "onWait");
     return Single.fromCallable(
         () -> {
           Appends.checkIds(appName, userId, sessionId);
-          return store.acquireLease(appName, userId, sessionId, maxWait);
+          return store.acquireLease(appName, userId, sessionId, maxWait, onWait);
         });
   }
 

@@ -267,7 +267,18 @@ public final class JdbcSessionStore implements SessionStore, AutoCloseable {
   public SessionLease acquireLease(
       String appName, String userId, String sessionId, Duration maxWait)
       throws InterruptedException {
-    return Leases.acquire(leases, appName, userId, sessionId, maxWait);
+    return Leases.acquire(leases, appName, userId, sessionId, maxWait, wait -> {});
+  }
+
+  @Override
+  public SessionLease acquireLease(
+      String appName,
+      String userId,
+      String sessionId,
+      Duration maxWait,
+      java.util.function.Consumer<dev.adk4j.sessions.SessionWait> onWait)
+      throws InterruptedException {
+    return Leases.acquire(leases, appName, userId, sessionId, maxWait, onWait);
   }
 
   // ---- diagnostics ----

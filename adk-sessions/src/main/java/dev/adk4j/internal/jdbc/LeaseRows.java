@@ -175,12 +175,13 @@ final class LeaseRows {
   }
 
   /** Releases a lease {@code owner} holds, and any claim it left on the next turn. */
-  void releaseLease(long pk, String owner, String context) {
+  void releaseLease(long pk, String owner, String context, boolean finished) {
     tx.runVoid(
         true,
         "release the lease of " + context,
         c -> {
-          for (String statement : List.of(sql.releaseLease, sql.dropClaim)) {
+          for (String statement :
+              List.of(finished ? sql.releaseLease : sql.abandonLease, sql.dropClaim)) {
             try (PreparedStatement ps = c.prepareStatement(statement)) {
               ps.setLong(1, pk);
               ps.setString(2, owner);

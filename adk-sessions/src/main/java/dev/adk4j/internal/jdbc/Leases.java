@@ -2,6 +2,7 @@ package dev.adk4j.internal.jdbc;
 
 import dev.adk4j.sessions.SessionBusyException;
 import dev.adk4j.sessions.SessionLease;
+import dev.adk4j.sessions.SessionWait;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.Executors;
@@ -9,6 +10,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 /**
  * Session leases stored in the database: acquisition with a bounded wait (polling with backoff, a
@@ -32,7 +34,13 @@ final class Leases {
 
   private Leases() {}
 
-  static SessionLease acquire(LeaseRows rows, String app, String user, String id, Duration maxWait)
+  static SessionLease acquire(
+      LeaseRows rows,
+      String app,
+      String user,
+      String id,
+      Duration maxWait,
+      Consumer<SessionWait> onWait)
       throws InterruptedException {
     String owner = LeaseOwners.newOwner();
     String context = SessionRows.describe(app, user, id);
@@ -56,6 +64,14 @@ final class Leases {
             seen.nextOwner() != null && !owner.equals(seen.nextOwner())
                 ? ", and '" + seen.nextOwner() + "' waits for the next turn"
                 : "");
+        onWait.accept(
+            new SessionWait(
+                app,
+                user,
+                id,
+                attempt.previousOwner(),
+                Duration.ofMillis(Math.max(0, seen.until() - seen.now())),
+                maxWait));
       }
       long left = deadline - System.nanoTime();
       if (left <= 0) {
@@ -96,7 +112,7 @@ final class Leases {
     }
     long waited = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
     log.debug("Leased {} as '{}' after {} ms", context, owner, waited);
-    return new DbLease(rows, attempt.pk(), owner, context);
+    return new DbLease(rows, attempt.pk(), owner, context, attempt.previousOwner() != null);
   }
 
   private static final class DbLease implements SessionLease {
@@ -105,13 +121,15 @@ final class Leases {
     private final String owner;
     private final String context;
     private final ScheduledFuture<?> renewal;
+    private final boolean tookOver;
     private volatile boolean held = true;
 
-    DbLease(LeaseRows rows, long pk, String owner, String context) {
+    DbLease(LeaseRows rows, long pk, String owner, String context, boolean tookOver) {
       this.rows = rows;
       this.pk = pk;
       this.owner = owner;
       this.context = context;
+      this.tookOver = tookOver;
       long every = Math.max(10, rows.leaseMillis() / 3);
       this.renewal =
           RENEWALS.scheduleWithFixedDelay(this::renew, every, every, TimeUnit.MILLISECONDS);
@@ -153,14 +171,28 @@ final class Leases {
     }
 
     @Override
+    public boolean tookOver() {
+      return tookOver;
+    }
+
+    @Override
     public void close() {
+      release(true);
+    }
+
+    @Override
+    public void closeUnfinished() {
+      release(false);
+    }
+
+    private void release(boolean finished) {
       renewal.cancel(false);
       if (!held) {
         return;
       }
       held = false;
       try {
-        rows.releaseLease(pk, owner, context);
+        rows.releaseLease(pk, owner, context, finished);
       } catch (RuntimeException e) {
         log.warn(
             "Could not release the lease of {}; it lapses when it expires: {}",

@@ -87,6 +87,13 @@ final class SqlText {
       "UPDATE adk_sessions SET lease_owner = NULL, lease_until = NULL"
           + " WHERE pk = ? AND lease_owner = ?";
 
+  /**
+   * Gives a held lease up unfinished: it expires at once but keeps its owner, so that the next
+   * holder takes it over (and closes the turn left open); pk, owner.
+   */
+  final String abandonLease =
+      "UPDATE adk_sessions SET lease_until = 0 WHERE pk = ? AND lease_owner = ?";
+
   /** Drops a waiter's claim on the next turn: pk, owner. */
   final String dropClaim =
       "UPDATE adk_sessions SET next_owner = NULL, next_until = NULL"
