@@ -1121,4 +1121,36 @@ abstract class DatabaseSessionServiceContract extends SessionServiceContract {
       b.acquireLease(APP, "alice", "s1", java.time.Duration.ofSeconds(2)).blockingGet().close();
     }
   }
+
+  @Test
+  void manyHeldLeases_areRenewedTogether_beyondTheirDuration() throws Exception {
+    // More leases than one renewal statement names (200), so the batches are split.
+    int n = 250;
+    try (DatabaseSessionService a =
+            open(
+                DatabaseSessionConfig.builder()
+                    .leaseDuration(java.time.Duration.ofMillis(600))
+                    .build());
+        DatabaseSessionService b = open(DatabaseSessionConfig.builder().build())) {
+      List<SessionLease> held = new java.util.ArrayList<>();
+      for (int i = 0; i < n; i++) {
+        a.createSession(APP, "many", null, "s" + i).blockingGet();
+        held.add(a.acquireLease(APP, "many", "s" + i, java.time.Duration.ZERO).blockingGet());
+      }
+      Thread.sleep(2_000); // more than three lease durations
+      assertThat(held).allSatisfy(l -> assertThat(l.isHeld()).isTrue());
+      for (int i : new int[] {0, 199, 200, n - 1}) {
+        int session = i;
+        assertThatThrownBy(
+                () ->
+                    b.acquireLease(APP, "many", "s" + session, java.time.Duration.ZERO)
+                        .blockingGet())
+            .isInstanceOf(SessionBusyException.class);
+      }
+      held.forEach(SessionLease::close);
+      b.acquireLease(APP, "many", "s" + (n - 1), java.time.Duration.ofSeconds(2))
+          .blockingGet()
+          .close();
+    }
+  }
 }

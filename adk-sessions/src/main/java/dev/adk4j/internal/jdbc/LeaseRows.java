@@ -154,25 +154,52 @@ final class LeaseRows {
   }
 
   /**
-   * Extends a held lease by the lease duration from now.
-   *
-   * @return the new expiry in epoch millis, or -1 if {@code owner} no longer holds the lease
+   * Renews the leases {@code held} (pk to owner) in one transaction, a statement per {@value
+   * #RENEW_BATCH} leases; returns the pks whose lease {@code held}'s owner still had (and now has
+   * for another lease duration). A pk missing from the answer was taken over.
    */
-  long renewLease(long pk, String owner, String context) {
+  java.util.Set<Long> renewLeases(java.util.Map<Long, String> held) {
+    List<java.util.Map.Entry<Long, String>> all = List.copyOf(held.entrySet());
     return tx.run(
         true,
-        "renew the lease of " + context,
+        "renew " + all.size() + " leases",
         c -> {
-          try (PreparedStatement ps = c.prepareStatement(sql.renewLease)) {
-            ps.setLong(1, config.leaseDuration().toMillis());
-            ps.setLong(2, pk);
-            ps.setString(3, owner);
-            try (ResultSet rs = ps.executeQuery()) {
-              return rs.next() ? rs.getLong(1) : -1L;
+          java.util.Set<Long> renewed = new java.util.HashSet<>();
+          for (int from = 0; from < all.size(); from += RENEW_BATCH) {
+            List<java.util.Map.Entry<Long, String>> batch =
+                all.subList(from, Math.min(all.size(), from + RENEW_BATCH));
+            String marks = String.join(", ", java.util.Collections.nCopies(batch.size(), "?"));
+            String statement =
+                sql.renewLeasesPrefix
+                    + marks
+                    + ") AND lease_owner IN ("
+                    + marks
+                    + ") RETURNING pk, lease_owner";
+            try (PreparedStatement ps = c.prepareStatement(statement)) {
+              int i = 1;
+              ps.setLong(i++, config.leaseDuration().toMillis());
+              for (java.util.Map.Entry<Long, String> e : batch) {
+                ps.setLong(i++, e.getKey());
+              }
+              for (java.util.Map.Entry<Long, String> e : batch) {
+                ps.setString(i++, e.getValue());
+              }
+              try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                  long pk = rs.getLong(1);
+                  if (rs.getString(2).equals(held.get(pk))) {
+                    renewed.add(pk);
+                  }
+                }
+              }
             }
           }
+          return renewed;
         });
   }
+
+  /** The most leases one renewal statement names (each takes two parameters). */
+  static final int RENEW_BATCH = 200;
 
   /** Releases a lease {@code owner} holds, and any claim it left on the next turn. */
   void releaseLease(long pk, String owner, String context, boolean finished) {

@@ -5,6 +5,11 @@ import dev.adk4j.sessions.SessionLease;
 import dev.adk4j.sessions.SessionWait;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -23,7 +28,7 @@ final class Leases {
   /** The longest pause between two looks at a busy lease. */
   private static final long MAX_POLL_MILLIS = 50;
 
-  /** Renews every held lease of this process; one daemon thread. */
+  /** Runs the renewals of every store this process holds leases in; one daemon thread. */
   private static final ScheduledExecutorService RENEWALS =
       Executors.newSingleThreadScheduledExecutor(
           r -> {
@@ -32,7 +37,78 @@ final class Leases {
             return t;
           });
 
+  /** The leases this process holds, by store. */
+  private static final Map<LeaseRows, Renewer> RENEWERS = new ConcurrentHashMap<>();
+
   private Leases() {}
+
+  /**
+   * The leases this process holds in one store, renewed together: one transaction per interval (a
+   * third of the lease duration) whatever their number, so that a slow database delays one renewal,
+   * not one per lease in turn.
+   */
+  private static final class Renewer {
+    private final LeaseRows rows;
+    private final Set<DbLease> held = ConcurrentHashMap.newKeySet();
+    private final ScheduledFuture<?> task;
+
+    Renewer(LeaseRows rows) {
+      this.rows = rows;
+      long every = Math.max(10, rows.leaseMillis() / 3);
+      this.task =
+          RENEWALS.scheduleWithFixedDelay(this::renewAll, every, every, TimeUnit.MILLISECONDS);
+    }
+
+    static void add(DbLease lease) {
+      RENEWERS.computeIfAbsent(lease.rows, Renewer::new).held.add(lease);
+    }
+
+    static void remove(DbLease lease) {
+      Renewer r = RENEWERS.get(lease.rows);
+      if (r != null) {
+        r.held.remove(lease);
+      }
+    }
+
+    private void renewAll() {
+      if (rows.isClosed()) {
+        // The store was closed with leases still held: they lapse when they expire.
+        for (DbLease lease : held) {
+          lease.held = false;
+        }
+        held.clear();
+        task.cancel(false);
+        RENEWERS.remove(rows, this);
+        return;
+      }
+      List<DbLease> leases = List.copyOf(held);
+      if (leases.isEmpty()) {
+        return;
+      }
+      Map<Long, String> owners = new HashMap<>();
+      for (DbLease lease : leases) {
+        owners.put(lease.pk, lease.owner);
+      }
+      Set<Long> renewed;
+      try {
+        renewed = rows.renewLeases(owners);
+      } catch (RuntimeException e) {
+        log.warn("Could not renew {} leases; will retry: {}", leases.size(), e.toString());
+        return;
+      }
+      for (DbLease lease : leases) {
+        if (!renewed.contains(lease.pk) && lease.held) {
+          lease.held = false;
+          held.remove(lease);
+          log.warn(
+              "Lost the lease of {} held as '{}': it expired and another instance took it over;"
+                  + " this invocation's further appends will be refused",
+              lease.context,
+              lease.owner);
+        }
+      }
+    }
+  }
 
   static SessionLease acquire(
       LeaseRows rows,
@@ -120,7 +196,6 @@ final class Leases {
     private final long pk;
     private final String owner;
     private final String context;
-    private final ScheduledFuture<?> renewal;
     private final boolean tookOver;
     private volatile boolean held = true;
 
@@ -130,34 +205,7 @@ final class Leases {
       this.owner = owner;
       this.context = context;
       this.tookOver = tookOver;
-      long every = Math.max(10, rows.leaseMillis() / 3);
-      this.renewal =
-          RENEWALS.scheduleWithFixedDelay(this::renew, every, every, TimeUnit.MILLISECONDS);
-    }
-
-    private void renew() {
-      if (!held) {
-        return;
-      }
-      if (rows.isClosed()) {
-        // The service was closed with this lease still held: it lapses when it expires.
-        held = false;
-        renewal.cancel(false);
-        return;
-      }
-      try {
-        if (rows.renewLease(pk, owner, context) < 0) {
-          held = false;
-          renewal.cancel(false);
-          log.warn(
-              "Lost the lease of {} held as '{}': it expired and another instance took it over;"
-                  + " this invocation's further appends will be refused",
-              context,
-              owner);
-        }
-      } catch (RuntimeException e) {
-        log.warn("Could not renew the lease of {}; will retry: {}", context, e.toString());
-      }
+      Renewer.add(this);
     }
 
     @Override
@@ -186,7 +234,7 @@ final class Leases {
     }
 
     private void release(boolean finished) {
-      renewal.cancel(false);
+      Renewer.remove(this);
       if (!held) {
         return;
       }

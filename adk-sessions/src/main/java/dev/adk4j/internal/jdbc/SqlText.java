@@ -79,8 +79,12 @@ final class SqlText {
   /** Claims the next turn for a waiting owner: owner, claim ms, pk. */
   final String claimNext;
 
-  /** Extends a held lease: duration ms, pk, owner; no row if no longer held. */
-  final String renewLease;
+  /**
+   * Extends many held leases at once: {@code renewLeasesPrefix + "?, ..., ?) AND lease_owner IN (?,
+   * ..., ?) RETURNING pk, lease_owner"}, with the duration ms, the pks, then the owners. A lease no
+   * longer held returns no row.
+   */
+  final String renewLeasesPrefix;
 
   /** Releases a held lease: pk, owner. */
   final String releaseLease =
@@ -284,10 +288,7 @@ final class SqlText {
             + now
             + " + ?, next_owner = NULL, next_until = NULL WHERE pk = ? RETURNING lease_until";
     claimNext = "UPDATE adk_sessions SET next_owner = ?, next_until = " + now + " + ? WHERE pk = ?";
-    renewLease =
-        "UPDATE adk_sessions SET lease_until = "
-            + now
-            + " + ? WHERE pk = ? AND lease_owner = ? RETURNING lease_until";
+    renewLeasesPrefix = "UPDATE adk_sessions SET lease_until = " + now + " + ? WHERE pk IN (";
     selectAppValue =
         "SELECT state_value FROM adk_app_state WHERE app_name = ? AND state_key = ?" + lock;
     selectUserValue =
