@@ -338,6 +338,7 @@ public final class A2aServer implements AutoCloseable {
 
   private JsonNode send(JsonNode params) throws RpcError {
     Turn turn = startTurn(params);
+    turn.begin.run();
     boolean blocking = params.path("configuration").path("blocking").asBoolean(true);
     if (blocking) {
       try {
@@ -362,6 +363,8 @@ public final class A2aServer implements AutoCloseable {
     OutputStream out = exchange.getResponseBody();
     try {
       write(out, A2aWire.result(id, turn.first));
+      // The invocation starts once the client knows the task's id (so that it can cancel it).
+      turn.begin.run();
       while (true) {
         ObjectNode event = events.take();
         write(out, A2aWire.result(id, event));
@@ -420,7 +423,8 @@ public final class A2aServer implements AutoCloseable {
   }
 
   /** A turn started: its task, the task's first snapshot, and when the turn settles. */
-  private record Turn(ServedTask task, ObjectNode first, CompletableFuture<Void> done) {}
+  private record Turn(
+      ServedTask task, ObjectNode first, CompletableFuture<Void> done, Runnable begin) {}
 
   private Turn startTurn(JsonNode params) throws RpcError {
     return startTurn(params, null);
@@ -492,29 +496,34 @@ public final class A2aServer implements AutoCloseable {
     CompletableFuture<Void> done = task.startTurn(((ObjectNode) message).deepCopy());
     ObjectNode first = task.snapshot(historyLength(params));
     ServedTask t = task;
-    Disposable invocation =
-        runner
-            .runAsync(
-                userId, contextId, content, RunConfig.builder().autoCreateSession(true).build())
-            .subscribe(
-                t::onEvent,
-                error -> {
-                  log.warn(
-                      "Agent '{}' failed A2A task {} of context {}",
-                      runner.agent().name(),
-                      t.id,
-                      t.contextId,
-                      error);
-                  t.onError(
-                      "The agent '"
-                          + runner.agent().name()
-                          + "' failed: "
-                          + error.getClass().getSimpleName()
-                          + (error.getMessage() == null ? "" : ": " + error.getMessage()));
-                },
-                t::onComplete);
-    t.run(invocation);
-    return new Turn(task, first, done);
+    Content input = content;
+    String session = contextId;
+    Runnable begin =
+        () -> {
+          Disposable invocation =
+              runner
+                  .runAsync(
+                      userId, session, input, RunConfig.builder().autoCreateSession(true).build())
+                  .subscribe(
+                      t::onEvent,
+                      error -> {
+                        log.warn(
+                            "Agent '{}' failed A2A task {} of context {}",
+                            runner.agent().name(),
+                            t.id,
+                            t.contextId,
+                            error);
+                        t.onError(
+                            "The agent '"
+                                + runner.agent().name()
+                                + "' failed: "
+                                + error.getClass().getSimpleName()
+                                + (error.getMessage() == null ? "" : ": " + error.getMessage()));
+                      },
+                      t::onComplete);
+          t.run(invocation);
+        };
+    return new Turn(task, first, done, begin);
   }
 
   /** The long-running calls of the context's session that no message has answered yet. */

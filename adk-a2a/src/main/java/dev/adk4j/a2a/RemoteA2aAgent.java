@@ -148,21 +148,26 @@ public final class RemoteA2aAgent extends BaseAgent {
   @Override
   protected Flowable<Event> runAsyncImpl(InvocationContext context) {
     return Flowable.<Event>create(
-            emitter -> {
-              RemoteRun run = new RemoteRun(context);
-              emitter.setCancellable(run::abandon);
-              Event event;
-              try {
-                event = run.run();
-              } catch (Throwable t) {
-                emitter.tryOnError(t);
-                return;
-              }
-              emitter.onNext(event);
-              emitter.onComplete();
-            },
-            BackpressureStrategy.BUFFER)
-        .subscribeOn(Schedulers.io());
+        emitter -> {
+          RemoteRun run = new RemoteRun(context);
+          emitter.setCancellable(run::abandon);
+          // On a thread of its own, not the subscription's: a dispose must not interrupt the read
+          // that may still bring the id of the task to cancel (see RemoteRun.abandon).
+          Schedulers.io()
+              .scheduleDirect(
+                  () -> {
+                    Event event;
+                    try {
+                      event = run.run();
+                    } catch (Throwable t) {
+                      emitter.tryOnError(t);
+                      return;
+                    }
+                    emitter.onNext(event);
+                    emitter.onComplete();
+                  });
+        },
+        BackpressureStrategy.BUFFER);
   }
 
   /** One run: one message to the remote and its answer, then one event. */
@@ -173,6 +178,7 @@ public final class RemoteA2aAgent extends BaseAgent {
     private volatile @Nullable String contextId;
     private volatile String state = A2aWire.SUBMITTED;
     private volatile boolean finished;
+    private volatile boolean abandoned;
     private @Nullable JsonNode statusMessage;
     private @Nullable JsonNode answerMessage;
     private final Map<String, ArrayNode> artifacts = new LinkedHashMap<>();
@@ -182,6 +188,15 @@ public final class RemoteA2aAgent extends BaseAgent {
     }
 
     Event run() {
+      try {
+        return exchange();
+      } finally {
+        // Over, answered or failed: a later dispose of the emitter must not cancel the task again.
+        finished = true;
+      }
+    }
+
+    private Event exchange() {
       long deadline = System.nanoTime() + timeout.toNanos();
       ObjectNode message = outgoingMessage();
       ObjectNode params = A2aWire.NODES.objectNode();
@@ -202,7 +217,6 @@ public final class RemoteA2aAgent extends BaseAgent {
         }
         throw e;
       }
-      finished = true;
       if (answerMessage == null
           && !A2aWire.TERMINAL.contains(state)
           && !A2aWire.INTERRUPTED.contains(state)) {
@@ -263,6 +277,11 @@ public final class RemoteA2aAgent extends BaseAgent {
                     + (kind.isEmpty() ? "missing" : "'" + kind + "'")
                     + " (expected message, task, status-update or artifact-update)",
                 null);
+      }
+      if (abandoned) {
+        // The invocation was disposed before the task id was known: cancel now that it is.
+        cancelRemote();
+        return false;
       }
       return !A2aWire.TERMINAL.contains(state) && !A2aWire.INTERRUPTED.contains(state);
     }
@@ -479,9 +498,16 @@ public final class RemoteA2aAgent extends BaseAgent {
       if (finished) {
         return;
       }
-      call.abort();
-      if (taskId != null) {
-        Schedulers.io().scheduleDirect(this::cancelRemote);
+      abandoned = true;
+      if (taskId != null || !streaming) {
+        call.abort();
+        if (taskId != null) {
+          Schedulers.io().scheduleDirect(this::cancelRemote);
+        }
+      } else {
+        // The stream's first event names the task: keep reading until it comes (onResult then
+        // cancels the task), for 10 seconds at most.
+        Schedulers.io().scheduleDirect(call::abort, 10, java.util.concurrent.TimeUnit.SECONDS);
       }
     }
   }
