@@ -175,7 +175,8 @@ final class A2aClient {
     String type = response.headers().firstValue("Content-Type").orElse("");
     if (response.statusCode() != 200) {
       closeQuietly(body);
-      throw new A2aException(who + " answered " + method + " with HTTP " + response.statusCode());
+      throw new A2aException(
+          who + " answered " + method + " with HTTP " + response.statusCode() + httpHint(response));
     }
     if (!type.startsWith("text/event-stream")) {
       // A server may answer a streaming request with one JSON-RPC response (an error, mostly).

@@ -643,7 +643,26 @@ public final class RemoteA2aAgent extends BaseAgent {
       }
       String endpointText = card.path("url").asText("");
       if (endpointText.isEmpty()) {
-        throw new A2aException(who + ": the agent card at " + cardUrl + " has no url");
+        // A 1.0 card lists its interfaces; one of them may be a 0.3 JSON-RPC one.
+        List<String> offered = new ArrayList<>();
+        for (JsonNode iface : card.path("supportedInterfaces")) {
+          String binding = iface.path("protocolBinding").asText("");
+          String revision = iface.path("protocolVersion").asText("");
+          offered.add(binding + " " + revision);
+          if (binding.equalsIgnoreCase("JSONRPC") && revision.startsWith("0.3")) {
+            endpointText = iface.path("url").asText("");
+          }
+        }
+        if (endpointText.isEmpty()) {
+          throw new A2aException(
+              who
+                  + ": the agent card at "
+                  + cardUrl
+                  + (offered.isEmpty()
+                      ? " has no url"
+                      : " offers " + offered + " but no JSON-RPC interface of A2A 0.3")
+                  + "; this client speaks A2A 0.3 over JSON-RPC");
+        }
       }
       String transport = card.path("preferredTransport").asText("JSONRPC");
       URI endpoint;

@@ -56,6 +56,33 @@ class A2aFaultsTest {
         .hasMessageContaining("connection refused");
   }
 
+  @Test
+  void aCardOfA2a10Only_failsAtBuild_namingWhatItOffers() throws Exception {
+    HttpServer http = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+    String card =
+        "{\"name\":\"new\",\"supportedInterfaces\":[{\"url\":\"http://x/\","
+            + "\"protocolBinding\":\"JSONRPC\",\"protocolVersion\":\"1.0\"}]}";
+    http.createContext(
+        "/",
+        ex -> {
+          byte[] out = card.getBytes(StandardCharsets.UTF_8);
+          ex.sendResponseHeaders(200, out.length);
+          try (OutputStream o = ex.getResponseBody()) {
+            o.write(out);
+          }
+        });
+    http.start();
+    try {
+      String url = "http://127.0.0.1:" + http.getAddress().getPort();
+      assertThatThrownBy(() -> RemoteA2aAgent.builder().name("new").url(url).build())
+          .isInstanceOf(A2aException.class)
+          .hasMessageContaining(url + "/.well-known/agent-card.json")
+          .hasMessageContaining("offers [JSONRPC 1.0] but no JSON-RPC interface of A2A 0.3");
+    } finally {
+      http.stop(0);
+    }
+  }
+
   /** A server that serves a card and answers every JSON-RPC request with {@code body}. */
   static HttpServer scripted(String contentType, String body) throws Exception {
     HttpServer http = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);

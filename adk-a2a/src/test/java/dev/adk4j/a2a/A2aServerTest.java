@@ -61,9 +61,10 @@ class A2aServerTest {
       assertThat(contextId).isNotBlank();
       Session remoteSession = A2aFixtures.remoteSession(remoteSessions, contextId);
       assertThat(remoteSession.state()).containsEntry("turns", 2);
+      // Each turn: the user's message, the callback's state event, the answer.
       assertThat(remoteSession.events())
-          .extracting(Event::author)
-          .containsExactly("user", "helper", "user", "helper");
+          .extracting(Event::stringifyContent)
+          .containsExactly("hello", "", "turn 1: hello", "again", "", "turn 2: again");
     }
   }
 
