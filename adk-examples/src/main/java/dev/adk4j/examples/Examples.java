@@ -58,6 +58,15 @@ public final class Examples {
     examples.put("human-in-the-loop", (s, d, t) -> HumanInTheLoopExample.run(d, t));
     examples.put("mcp-tools", (s, d, t) -> McpToolsExample.run(s, t));
     examples.put(
+        "a2a",
+        (s, d, t) -> {
+          try {
+            A2aExample.run(s, t);
+          } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+          }
+        });
+    examples.put(
         "persistence",
         (s, d, t) -> {
           Path file = d.resolve("persistence.db");

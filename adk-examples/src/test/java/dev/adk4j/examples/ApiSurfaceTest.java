@@ -57,6 +57,7 @@ class ApiSurfaceTest {
           "adk-runner",
           "adk-server",
           "adk-tools-mcp",
+          "adk-a2a",
           "adk-models-openai",
           "adk-models-anthropic",
           "adk-models-langchain4j");

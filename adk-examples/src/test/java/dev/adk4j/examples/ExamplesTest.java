@@ -89,6 +89,17 @@ class ExamplesTest {
   }
 
   @Test
+  void a2a_twoTurnsThroughTwoServers_planInUserState() throws Exception {
+    Session after = A2aExample.run(sessions, t);
+    assertThat(after.state())
+        .containsEntry("user:last_plan", "A picnic on the banks of the Saône.");
+    assertThat(after.state()).containsKey("a2a:trips:context_id");
+    assertThat(after.events())
+        .extracting(dev.adk4j.events.Event::author)
+        .containsExactly("user", "trips", "user", "trips");
+  }
+
+  @Test
   void mcpTools_argumentsFromState_resultInUserState() {
     Session after = McpToolsExample.run(sessions, t);
     assertThat(after.state())

@@ -1,0 +1,29 @@
+package dev.adk4j.sessions;
+
+import java.sql.SQLException;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+
+/**
+ * Opens adk-sessions' package-private {@link EmbeddedPostgresExtension} (from its test-jar) to
+ * adk-a2a's tests: one embedded PostgreSQL server for the whole test run, a fresh database per call
+ * of {@link #newDatabase()}.
+ */
+public final class SharedEmbeddedPostgres implements BeforeAllCallback {
+  private final EmbeddedPostgresExtension delegate = new EmbeddedPostgresExtension();
+
+  @Override
+  public void beforeAll(ExtensionContext context) {
+    delegate.beforeAll(context);
+  }
+
+  /** Creates an empty database and returns its JDBC URL (user and password included). */
+  public String newDatabase() throws SQLException {
+    return delegate.newDatabase();
+  }
+
+  /** Drops the databases made by {@link #newDatabase()} so far. */
+  public void dropDatabases() throws SQLException {
+    delegate.dropDatabases();
+  }
+}
