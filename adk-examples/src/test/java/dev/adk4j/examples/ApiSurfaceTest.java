@@ -59,7 +59,8 @@ class ApiSurfaceTest {
           "adk-tools-mcp",
           "adk-models-openai",
           "adk-models-anthropic",
-          "adk-models-langchain4j");
+          "adk-models-langchain4j",
+          "adk4j-spring-boot-autoconfigure");
 
   private static final String INTERNAL = "dev.adk4j.internal";
 

@@ -11,7 +11,7 @@ import dev.adk4j.runner.Runner;
 import dev.adk4j.sessions.BaseSessionService;
 import dev.adk4j.sessions.InMemorySessionService;
 import dev.adk4j.testing.ScriptedLlm;
-import java.time.Duration;
+import io.reactivex.rxjava3.core.Flowable;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -31,12 +31,11 @@ class GracefulShutdownTest {
     CountDownLatch modelCalled = new CountDownLatch(1);
     ScriptedLlm slow =
         ScriptedLlm.builder()
-            .thenAnswer(
-                req -> {
-                  modelCalled.countDown();
-                  return ScriptedLlm.textResponse("done");
-                })
-            .delayed(Duration.ofMillis(1500))
+            .thenFlowable(
+                req ->
+                    Flowable.timer(1500, TimeUnit.MILLISECONDS)
+                        .map(x -> ScriptedLlm.textResponse("done"))
+                        .doOnSubscribe(s -> modelCalled.countDown()))
             .build();
     InMemorySessionService sessions = new InMemorySessionService();
     sessions.createSession("slow", "u", null, "s").blockingGet();
