@@ -1,12 +1,15 @@
 package dev.adk4j.examples.spring;
 
+import com.google.genai.types.Content;
 import dev.adk4j.agents.LlmAgent;
 import dev.adk4j.models.BaseLlm;
 import dev.adk4j.testing.ScriptedLlm;
 import dev.adk4j.tools.Annotations.Schema;
 import dev.adk4j.tools.FunctionTool;
 import dev.adk4j.tools.ToolContext;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
@@ -52,17 +55,26 @@ public class WeatherApplication {
     return Map.of("city", city, "forecast", "sunny, 21 °C", "questions", asked);
   }
 
-  /** Offline: asks the tool about the city the user named, then answers with its forecast. */
+  /**
+   * Offline: asks the tool about the city the user named (the last word of the message), then, once
+   * the tool answered, answers with its forecast.
+   */
   static BaseLlm demoModel() {
     return ScriptedLlm.answering(
         req -> {
-          var responses = ScriptedLlm.functionResponses(req);
-          if (responses.isEmpty()) {
+          List<Content> contents = req.contents();
+          Content last = contents.get(contents.size() - 1);
+          Optional<Map<String, Object>> toolAnswer =
+              last.parts().orElse(List.of()).stream()
+                  .flatMap(p -> p.functionResponse().stream())
+                  .flatMap(r -> r.response().stream())
+                  .findFirst();
+          if (toolAnswer.isEmpty()) {
             String text = ScriptedLlm.userText(req);
             String city = text.substring(text.lastIndexOf(' ') + 1).replace("?", "");
             return ScriptedLlm.functionCallResponse("getWeather", Map.of("city", city));
           }
-          Map<String, Object> r = responses.get(responses.size() - 1).response().orElseThrow();
+          Map<String, Object> r = toolAnswer.get();
           return ScriptedLlm.textResponse(
               "In " + r.get("city") + " it is " + r.get("forecast") + " (demo model).");
         });

@@ -26,7 +26,7 @@ import org.springframework.test.context.DynamicPropertySource;
 @SpringBootTest(
     classes = WeatherApplication.class,
     webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-    properties = "spring.main.banner-mode=off")
+    properties = {"spring.main.banner-mode=off", "logging.level.root=WARN"})
 class WeatherApplicationTest {
   private static final ObjectMapper JSON = new ObjectMapper();
 
