@@ -41,6 +41,19 @@ class Adk4jAutoConfigurationTest {
 
   @TempDir Path dir;
 
+  /** The failed starts these tests provoke are asserted through the context, not printed. */
+  private CapturedLogs contextFailures;
+
+  @org.junit.jupiter.api.BeforeEach
+  void captureContextFailures() {
+    contextFailures = new CapturedLogs("org.springframework.context");
+  }
+
+  @org.junit.jupiter.api.AfterEach
+  void release() {
+    contextFailures.close();
+  }
+
   @Configuration(proxyBeanMethods = false)
   static class Agents {
     @Bean

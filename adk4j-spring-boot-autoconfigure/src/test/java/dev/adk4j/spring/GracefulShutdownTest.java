@@ -66,13 +66,16 @@ class GracefulShutdownTest {
         .hasSize(2);
     List<Event> events = turn.get(10, TimeUnit.SECONDS);
     assertThat(TestAgents.lastText(events)).isEqualTo("done");
-    assertThatThrownBy(
-            () ->
-                runner[0]
-                    .runAsync("u", "late", Content.fromParts(Part.fromText("hi")))
-                    .toList()
-                    .blockingGet())
-        .hasMessageContaining("shutting down")
-        .hasMessageContaining("session 'late'");
+    try (CapturedLogs logs = new CapturedLogs("dev.adk4j.runner")) {
+      assertThatThrownBy(
+              () ->
+                  runner[0]
+                      .runAsync("u", "late", Content.fromParts(Part.fromText("hi")))
+                      .toList()
+                      .blockingGet())
+          .hasMessageContaining("shutting down")
+          .hasMessageContaining("session 'late'");
+      assertThat(logs.messages()).anyMatch(m -> m.startsWith("WARN") && m.contains("'late'"));
+    }
   }
 }

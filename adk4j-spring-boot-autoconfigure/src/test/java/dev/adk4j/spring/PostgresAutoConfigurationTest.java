@@ -39,6 +39,12 @@ class PostgresAutoConfigurationTest {
 
   @Test
   void sessionsLiveInPostgres_andHealthGoesDownWhenTheDatabaseStops() throws Exception {
+    try (CapturedLogs logs = new CapturedLogs("com.zaxxer.hikari", "dev.adk4j")) {
+      run(logs);
+    }
+  }
+
+  private void run(CapturedLogs logs) {
     new ApplicationContextRunner()
         .withConfiguration(
             AutoConfigurations.of(
@@ -78,6 +84,8 @@ class PostgresAutoConfigurationTest {
               Health down = health.health();
               assertThat(down.getStatus()).isEqualTo(Status.DOWN);
               assertThat(down.getDetails()).containsKey("error");
+              assertThat(logs.messages())
+                  .anyMatch(m -> m.startsWith("WARN adk4j session store health check failed"));
               postgres = null;
             });
   }
