@@ -60,7 +60,8 @@ class ApiSurfaceTest {
           "adk-a2a",
           "adk-models-openai",
           "adk-models-anthropic",
-          "adk-models-langchain4j");
+          "adk-models-langchain4j",
+          "adk4j-spring-boot-autoconfigure");
 
   private static final String INTERNAL = "dev.adk4j.internal";
 

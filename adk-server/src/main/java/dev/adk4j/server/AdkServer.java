@@ -127,6 +127,48 @@ public final class AdkServer implements AutoCloseable {
     log.info("ADK server listening on {} with apps {}", url(), runners.keySet());
   }
 
+  /**
+   * The server's request handler alone, to serve the same API from another HTTP server (the Spring
+   * Boot starter bridges servlet requests to it). It expects request paths as this server sees them
+   * ({@code /list-apps}, {@code /apps/...}, {@code /run_sse}, {@code /dev-ui/...}): a caller
+   * serving it under a prefix strips the prefix first. It checks no {@code Host} header and no
+   * credentials (the embedding server's security does), serves no CORS headers, and refuses
+   * cross-origin requests; the body limit is {@value #DEFAULT_MAX_BODY_BYTES} bytes. The runners,
+   * keyed by app name, and the services belong to the caller.
+   *
+   * @param debug whether error responses carry stack traces
+   */
+  public static com.sun.net.httpserver.HttpHandler handler(
+      Map<String, Runner> runners,
+      BaseSessionService sessions,
+      BaseArtifactService artifacts,
+      ClientPolicy policy,
+      boolean debug) {
+    Objects.requireNonNull(sessions, "sessions");
+    Objects.requireNonNull(artifacts, "artifacts");
+    Objects.requireNonNull(policy, "policy");
+    Map<String, ClientPolicy> policies = new LinkedHashMap<>();
+    for (String app : runners.keySet()) {
+      policies.put(app, policy);
+    }
+    ServerConfig config =
+        new ServerConfig(
+            DEFAULT_MAX_BODY_BYTES,
+            false,
+            List.of(),
+            List.of(),
+            null,
+            null,
+            debug,
+            Duration.ofSeconds(1));
+    return new Routes(
+        Collections.unmodifiableMap(new LinkedHashMap<>(runners)),
+        Map.copyOf(policies),
+        sessions,
+        artifacts,
+        config);
+  }
+
   /** A builder; {@link Builder#start()} starts the server. */
   public static Builder builder() {
     return new Builder();
