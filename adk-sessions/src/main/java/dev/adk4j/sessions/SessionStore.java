@@ -42,8 +42,8 @@ import org.jspecify.annotations.Nullable;
  *       other stored revision refuses it, which is how stale copies are detected (optimistic
  *       concurrency; the store never merges).
  *   <li><b>Copies.</b> Sessions a store returns belong to the caller: their state values must not
- *       be instances the store keeps (hand out {@code Json.copy} of frozen values, or values parsed
- *       afresh). Events are immutable and may be shared between the store and every reader.
+ *       be instances the store keeps (hand out {@link StoreValues#copy} of frozen values, or values
+ *       parsed afresh). Events are immutable and may be shared between the store and every reader.
  *   <li><b>Threads.</b> Implementations are thread-safe; calls block the calling thread.
  *   <li><b>Errors.</b> Only the exceptions each method names, {@link IllegalArgumentException} for
  *       what the store cannot hold, and for a failure of the storage itself a {@link
@@ -214,7 +214,7 @@ public interface SessionStore {
    *       to {@code leaseOwner}, or under an expired lease ({@link SessionBusyException});
    *   <li>it must not hold an event with the same id ({@link PendingAppend#duplicateEvent()});
    *   <li>every key of {@link PendingAppend#expected()} must hold that value in its scope, compared
-   *       with {@code Json.sameValue} ({@link PendingAppend#conflict}); each key of {@link
+   *       with {@link StoreValues#same} ({@link PendingAppend#conflict}); each key of {@link
    *       PendingAppend#increments()} gets the amount added to its stored value ({@link
    *       PendingAppend#incremented});
    *   <li>each key of {@link PendingAppend#delta()} is written to its scope ({@code null} removes),

@@ -1,7 +1,6 @@
 package com.example.mapstore;
 
 import dev.adk4j.events.Event;
-import dev.adk4j.internal.Json;
 import dev.adk4j.sessions.GetSessionConfig;
 import dev.adk4j.sessions.PendingAppend;
 import dev.adk4j.sessions.Session;
@@ -11,6 +10,7 @@ import dev.adk4j.sessions.SessionLease;
 import dev.adk4j.sessions.SessionNotFoundException;
 import dev.adk4j.sessions.SessionStore;
 import dev.adk4j.sessions.StaleSessionException;
+import dev.adk4j.sessions.StoreValues;
 import dev.adk4j.state.Scope;
 import java.time.Duration;
 import java.time.Instant;
@@ -119,7 +119,7 @@ public final class MapSessionStore implements SessionStore {
     // Everything that can fail is checked before anything is written: the append is atomic.
     for (Map.Entry<String, @Nullable Object> e : append.expected().entrySet()) {
       Object actual = scope(e.getKey(), app, user, row).get(e.getKey());
-      if (!Json.sameValue(e.getValue(), actual)) {
+      if (!StoreValues.same(e.getValue(), actual)) {
         throw append.conflict(e.getKey(), actual);
       }
     }
@@ -233,9 +233,9 @@ public final class MapSessionStore implements SessionStore {
   /** A session the caller owns: merged state of mutable copies, events shared (immutable). */
   private Session toSession(String appName, String userId, String id, Row row, List<Event> events) {
     Map<String, Object> merged = new HashMap<>();
-    appScope(appName).forEach((k, v) -> merged.put(k, Json.copy(v)));
-    userScope(appName, userId).forEach((k, v) -> merged.put(k, Json.copy(v)));
-    row.state.forEach((k, v) -> merged.put(k, Json.copy(v)));
+    appScope(appName).forEach((k, v) -> merged.put(k, StoreValues.copy(v)));
+    userScope(appName, userId).forEach((k, v) -> merged.put(k, StoreValues.copy(v)));
+    row.state.forEach((k, v) -> merged.put(k, StoreValues.copy(v)));
     return Session.builder(id)
         .appName(appName)
         .userId(userId)
