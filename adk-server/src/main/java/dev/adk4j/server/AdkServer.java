@@ -79,11 +79,21 @@ public final class AdkServer implements AutoCloseable {
     if (b.sessionService != null) {
       sessions = b.sessionService;
     } else if (b.store != null) {
-      DatabaseSessionService db = new DatabaseSessionService(b.store);
+      // events as large as a request may be: a file the dev UI uploads is in the user's event
+      DatabaseSessionService db =
+          new DatabaseSessionService(
+              b.store,
+              dev.adk4j.sessions.DatabaseSessionConfig.builder()
+                  .maxEventBytes(eventLimit(b.maxBodyBytes))
+                  .build());
       sessions = db;
       owned = db;
     } else {
-      sessions = new InMemorySessionService();
+      sessions =
+          new InMemorySessionService(
+              dev.adk4j.sessions.SessionLimits.of(
+                  dev.adk4j.sessions.SessionLimits.DEFAULT_MAX_VALUE_BYTES,
+                  eventLimit(b.maxBodyBytes)));
     }
     BaseArtifactService artifacts =
         b.artifactService != null ? b.artifactService : new InMemoryArtifactService();
@@ -184,6 +194,11 @@ public final class AdkServer implements AutoCloseable {
       Thread.currentThread().interrupt();
     }
     closeQuietly(ownedStore);
+  }
+
+  /** The largest event the server's own stores accept: what one request body may carry. */
+  private static int eventLimit(int maxBodyBytes) {
+    return Math.max(dev.adk4j.sessions.SessionLimits.DEFAULT_MAX_EVENT_BYTES, maxBodyBytes);
   }
 
   /**

@@ -254,6 +254,27 @@ class RestContractTest {
   }
 
   @Test
+  void aFileOver4MiB_isUploadedAndStored() {
+    String id = newSession(null);
+    byte[] file = new byte[5 << 20];
+    new java.util.Random(7).nextBytes(file);
+    String body =
+        "{\"appName\":\"greeting_app\",\"userId\":\"alice\",\"sessionId\":\""
+            + id
+            + "\",\"newMessage\":{\"role\":\"user\",\"parts\":[{\"text\":\"Bob\"},"
+            + "{\"inlineData\":{\"mimeType\":\"application/pdf\",\"data\":\""
+            + java.util.Base64.getEncoder().encodeToString(file)
+            + "\"}}]}}";
+    HttpResponse<String> r = client.post("/run", body);
+    assertThat(r.statusCode())
+        .as(r.body().substring(0, Math.min(300, r.body().length())))
+        .isEqualTo(200);
+    JsonNode stored = json(client.get(SESSIONS + "/" + id)).get("events").get(0);
+    String data = stored.get("content").get("parts").get(1).get("inlineData").get("data").asText();
+    assertThat(java.util.Base64.getDecoder().decode(data)).isEqualTo(file);
+  }
+
+  @Test
   void servesArtifactsByNameAndVersion() {
     String id = newSession(null);
     artifacts
