@@ -143,8 +143,9 @@ final class RunRoutes {
     Session session = sessions.requireSession(run.appName(), run.userId(), run.sessionId(), 0);
     AdkServer.ClientPolicy policy = apps.policy(run.appName());
     Content sent = run.newMessage();
-    // Without a message the run resumes the session's paused invocation (a long-running call
-    // answered, a confirmation given) as ADK's resume by invocationId does.
+    // A paused invocation (a long-running call, a confirmation) resumes with the message that
+    // answers its calls, invocationId or not. Without a message (ADK's resume by invocationId
+    // alone) the agent runs on the session as it is, in a new invocation.
     Content message =
         sent == null
             ? null
