@@ -49,8 +49,8 @@ import org.slf4j.LoggerFactory;
  * }</pre>
  *
  * <p>Every app shares the server's session and artifact services; each app gets its own {@link
- * Runner}. The server binds to {@code 127.0.0.1} unless told otherwise; on a loopback address it
- * refuses requests whose {@code Host} is not a loopback name (DNS rebinding). It serves no CORS
+ * Runner}. The server binds to {@code 127.0.0.1} unless told otherwise; on another address it
+ * refuses requests whose {@code Host} is a name it does not know (DNS rebinding). It serves no CORS
  * headers unless {@link Builder#corsOrigins allowed origins} are configured, and refuses
  * cross-origin requests from other origins. Thread-safe; {@link #close()} stops it.
  */
@@ -63,8 +63,8 @@ public final class AdkServer implements AutoCloseable {
   /** The default bind address: loopback only. */
   public static final String DEFAULT_HOST = "127.0.0.1";
 
-  /** The default limit of a request body: 4 MiB. */
-  public static final int DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
+  /** The default limit of a request body: 32 MiB (the dev UI uploads files as base64 JSON). */
+  public static final int DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024;
 
   private final HttpServer http;
   private final ExecutorService executor;
@@ -79,11 +79,21 @@ public final class AdkServer implements AutoCloseable {
     if (b.sessionService != null) {
       sessions = b.sessionService;
     } else if (b.store != null) {
-      DatabaseSessionService db = new DatabaseSessionService(b.store);
+      // events as large as a request may be: a file the dev UI uploads is in the user's event
+      DatabaseSessionService db =
+          new DatabaseSessionService(
+              b.store,
+              dev.adk4j.sessions.DatabaseSessionConfig.builder()
+                  .maxEventBytes(eventLimit(b.maxBodyBytes))
+                  .build());
       sessions = db;
       owned = db;
     } else {
-      sessions = new InMemorySessionService();
+      sessions =
+          new InMemorySessionService(
+              dev.adk4j.sessions.SessionLimits.of(
+                  dev.adk4j.sessions.SessionLimits.DEFAULT_MAX_VALUE_BYTES,
+                  eventLimit(b.maxBodyBytes)));
     }
     BaseArtifactService artifacts =
         b.artifactService != null ? b.artifactService : new InMemoryArtifactService();
@@ -95,8 +105,8 @@ public final class AdkServer implements AutoCloseable {
     ServerConfig config =
         new ServerConfig(
             b.maxBodyBytes,
-            address.isLoopbackAddress() && !b.allowAnyHost,
-            List.copyOf(b.allowedHosts),
+            !b.allowAnyHost && (!address.isLoopbackAddress() || !b.allowedHosts.isEmpty()),
+            List.copyOf(hostNames(address, b.allowedHosts)),
             List.copyOf(b.corsOrigins),
             b.authenticator,
             b.bearerToken,
@@ -226,6 +236,30 @@ public final class AdkServer implements AutoCloseable {
       Thread.currentThread().interrupt();
     }
     closeQuietly(ownedStore);
+  }
+
+  /** The largest event the server's own stores accept: what one request body may carry. */
+  private static int eventLimit(int maxBodyBytes) {
+    return Math.max(dev.adk4j.sessions.SessionLimits.DEFAULT_MAX_EVENT_BYTES, maxBodyBytes);
+  }
+
+  /**
+   * The host names a checked server accepts beside loopback names and IP addresses: the given ones,
+   * and on a non-loopback bind the machine's own name.
+   */
+  private static List<String> hostNames(InetAddress bind, List<String> allowed) {
+    List<String> names = new ArrayList<>(allowed);
+    if (!bind.isLoopbackAddress()) {
+      try {
+        String own = InetAddress.getLocalHost().getHostName().toLowerCase(Locale.ROOT);
+        if (!own.isBlank() && !names.contains(own)) {
+          names.add(own);
+        }
+      } catch (UnknownHostException e) {
+        log.debug("no local host name: {}", e.toString());
+      }
+    }
+    return names;
   }
 
   private static void closeQuietly(@Nullable AutoCloseable c) {
@@ -463,8 +497,9 @@ public final class AdkServer implements AutoCloseable {
     }
 
     /**
-     * Host names accepted in the {@code Host} header on a loopback bind, beside {@code localhost},
-     * {@code 127.0.0.1} and {@code [::1]} (a name in your hosts file, for instance).
+     * Host names accepted in the {@code Host} header, beside loopback names, IP addresses and (on a
+     * non-loopback bind) the machine's own name. A loopback bind accepts any Host unless this is
+     * given; then it checks too.
      */
     public Builder allowedHosts(List<String> hosts) {
       for (String h : hosts) {
@@ -473,7 +508,7 @@ public final class AdkServer implements AutoCloseable {
       return this;
     }
 
-    /** Switches the {@code Host} check of a loopback bind off (behind a proxy that rewrites it). */
+    /** Switches the {@code Host} check off (behind a proxy that makes up its own names). */
     public Builder allowAnyHost(boolean allowAnyHost) {
       this.allowAnyHost = allowAnyHost;
       return this;

@@ -99,4 +99,49 @@ final class AgentGraph {
     }
     return node;
   }
+
+  /**
+   * ADK's {@code AppInfo} of {@code /apps/{app}/app-info}: name, root agent, description, language,
+   * and each agent by name with its tools (their function declarations) and sub-agent names (the
+   * instruction empty: adk4j's agents do not expose it).
+   */
+  static ObjectNode appInfo(String app, BaseAgent root) {
+    ObjectNode info = Wire.MAPPER.createObjectNode();
+    info.put("name", app);
+    info.put("rootAgentName", root.name());
+    info.put("description", root.description());
+    info.put("language", "java");
+    info.put("isComputerUse", false);
+    ObjectNode agents = info.putObject("agents");
+    agentInfo(agents, root);
+    return info;
+  }
+
+  private static void agentInfo(ObjectNode agents, BaseAgent a) {
+    if (agents.has(a.name())) {
+      return;
+    }
+    ObjectNode node = agents.putObject(a.name());
+    node.put("name", a.name());
+    node.put("description", a.description());
+    // adk4j's agents do not expose their instructions: an empty text
+    node.put("instruction", "");
+    ArrayNode tools = node.putArray("tools");
+    if (a instanceof LlmAgent llm) {
+      for (BaseTool t : llm.tools()) {
+        t.declaration()
+            .ifPresent(
+                d ->
+                    tools
+                        .addObject()
+                        .putArray("functionDeclarations")
+                        .add(Wire.MAPPER.<com.fasterxml.jackson.databind.JsonNode>valueToTree(d)));
+      }
+    }
+    ArrayNode subs = node.putArray("sub_agents");
+    for (BaseAgent sub : a.subAgents()) {
+      subs.add(sub.name());
+      agentInfo(agents, sub);
+    }
+  }
 }

@@ -46,7 +46,8 @@ final class ClientWrites {
    *     app:} key whose value equals the stored one is dropped rather than refused
    * @return the keys to write, in the client's order (possibly empty)
    * @throws HttpError 403 for an {@code app:} or {@code secret:} key the policy refuses, 400 for a
-   *     {@code temp:} key outside a run
+   *     {@code temp:} key in a new session's state or a {@code PATCH} (an imported event's are
+   *     dropped, as ADK drops them)
    */
   static Map<String, Object> state(
       AdkServer.ClientPolicy policy,
@@ -94,6 +95,9 @@ final class ClientWrites {
           }
         }
         case TEMP -> {
+          if (source == Source.IMPORT) {
+            continue; // as ADK's session services: an event's temp: keys are never stored
+          }
           if (source != Source.RUN) {
             throw HttpError.badRequest(
                 "temp: keys live for one invocation and are never stored: key "

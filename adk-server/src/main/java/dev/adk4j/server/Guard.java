@@ -14,12 +14,23 @@ import org.jspecify.annotations.Nullable;
 /**
  * The security checks in front of the routes: the Host header (DNS rebinding), the Origin header
  * (CORS and its preflight), and authentication (bearer token, its cookie, the authenticator).
+ *
+ * <p>The Host check ({@link ServerConfig#checkHost()}) applies to a server bound to a non-loopback
+ * address, or to any server given {@code allowedHosts}: a request must name the server by an IP
+ * address, a loopback name, the machine's own name, or an allowed name, so that a page on a domain
+ * an attacker points at the server's address (DNS rebinding) is refused. A loopback bind accepts
+ * any Host by default, so port forwarders and proxies that keep the client's Host work: the
+ * browser's own rule that a public page may not reach a loopback address (Local Network Access) is
+ * what stands against rebinding there. See {@code docs/server.md}, "Security".
  */
 final class Guard {
   /** The cookie the dev UI carries the bearer token in, once opened with {@code ?token=}. */
   static final String TOKEN_COOKIE = "adk4j_token";
 
   private static final Set<String> LOOPBACK_NAMES = Set.of("localhost", "127.0.0.1", "[::1]");
+
+  /** Methods a browser may send cross-origin without a preflight that change nothing. */
+  private static final Set<String> SAFE_METHODS = Set.of("GET", "HEAD", "OPTIONS");
 
   private final ServerConfig config;
 
@@ -41,13 +52,17 @@ final class Guard {
           403,
           "Host '"
               + host
-              + "' is not allowed on a loopback bind (DNS rebinding protection); allowed: "
-              + allowedHostNames());
+              + "' is not allowed (DNS rebinding protection): name the server by its IP address or"
+              + " one of "
+              + allowedHostNames()
+              + ", or allow the name with --allowed-hosts (--allow-any-host: no check)");
     }
     String origin = in.getFirst("Origin");
     if (origin != null) {
       boolean cors = corsAllows(origin);
-      if (!cors && !sameOrigin(origin, host)) {
+      // As ADK's servers: a cross-origin read gets no CORS headers, so the page cannot read it;
+      // a cross-origin write is refused here.
+      if (!cors && !SAFE_METHODS.contains(method) && !sameOrigin(origin, in)) {
         throw new HttpError(
             403,
             "cross-origin request from '"
@@ -82,7 +97,14 @@ final class Guard {
       int colon = name.lastIndexOf(':');
       name = colon < 0 ? name : name.substring(0, colon);
     }
-    return LOOPBACK_NAMES.contains(name) || config.allowedHosts().contains(name);
+    return LOOPBACK_NAMES.contains(name)
+        || config.allowedHosts().contains(name)
+        || isIpLiteral(name);
+  }
+
+  /** An IPv4 or bracketed IPv6 address: a browser's origin then is the address, not a name. */
+  private static boolean isIpLiteral(String name) {
+    return name.startsWith("[") || name.matches("\\d{1,3}(\\.\\d{1,3}){3}");
   }
 
   private String allowedHostNames() {
@@ -95,13 +117,37 @@ final class Guard {
     return config.corsOrigins().contains("*") || config.corsOrigins().contains(origin);
   }
 
-  private static boolean sameOrigin(String origin, @Nullable String host) {
-    if (host == null) {
-      return false;
-    }
-    String h = host.toLowerCase(Locale.ROOT);
+  /**
+   * Whether the Origin is the server's own, as the client reached it: the Host, or the host a proxy
+   * says the client asked for ({@code X-Forwarded-Host}, {@code Forwarded: host=}).
+   */
+  private static boolean sameOrigin(String origin, Headers in) {
     String o = origin.toLowerCase(Locale.ROOT);
-    return o.equals("http://" + h) || o.equals("https://" + h);
+    List<String> hosts = new ArrayList<>();
+    String host = in.getFirst("Host");
+    if (host != null) {
+      hosts.add(host);
+    }
+    String forwardedHost = in.getFirst("X-Forwarded-Host");
+    if (forwardedHost != null) {
+      hosts.add(forwardedHost.split(",", 2)[0].trim());
+    }
+    String forwarded = in.getFirst("Forwarded");
+    if (forwarded != null) {
+      for (String element : forwarded.split(",", 2)[0].split(";")) {
+        String[] kv = element.split("=", 2);
+        if (kv.length == 2 && kv[0].trim().equalsIgnoreCase("host")) {
+          hosts.add(kv[1].trim().replace("\"", ""));
+        }
+      }
+    }
+    for (String h : hosts) {
+      String lower = h.toLowerCase(Locale.ROOT);
+      if (o.equals("http://" + lower) || o.equals("https://" + lower)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**

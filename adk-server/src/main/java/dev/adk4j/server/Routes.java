@@ -62,7 +62,7 @@ final class Routes implements HttpHandler {
     this.guard = new Guard(config);
     this.apps = new Apps(runners, policies);
     this.sessions = new SessionRoutes(sessions, apps, config);
-    this.artifacts = new ArtifactRoutes(artifacts, this.sessions);
+    this.artifacts = new ArtifactRoutes(artifacts, this.sessions, config);
     this.runs = new RunRoutes(apps, this.sessions, config);
     this.devUi = new DevUiFiles(config);
   }
@@ -110,7 +110,7 @@ final class Routes implements HttpHandler {
           discardBody(ex, 16L * config.maxBodyBytes());
           ex.getResponseHeaders().set("Connection", "close");
         }
-        sendJson(ex, e.status, Wire.error(String.valueOf(e.getMessage()), null, false));
+        sendJson(ex, e.status, Wire.error(e));
       } catch (RuntimeException e) {
         sendFailure(ex, e);
       }
@@ -123,6 +123,10 @@ final class Routes implements HttpHandler {
   // error mapping
 
   private void sendFailure(HttpExchange ex, Throwable e) throws IOException {
+    if (e instanceof HttpError h) {
+      sendJson(ex, h.status, Wire.error(h));
+      return;
+    }
     int status = statusOf(e);
     if (status >= 500) {
       log.error("{} {} failed", ex.getRequestMethod(), ex.getRequestURI().getRawPath(), e);
@@ -215,11 +219,12 @@ final class Routes implements HttpHandler {
     }
     if (first.equals("debug") && n >= 3 && seg.get(1).equals("trace")) {
       requireMethod(method, "GET");
-      sendJson(ex, 200, Wire.MAPPER.createArrayNode()); // adk4j records no spans (yet)
+      trace(ex, seg.subList(2, n));
       return;
     }
     if (first.equals("builder")) {
-      throw new HttpError(501, "the agent builder is not supported by adk4j's server");
+      builder(ex, method, seg);
+      return;
     }
     if (first.equals("dev")) {
       dev(ex, method, seg.subList(1, n), query);
@@ -227,6 +232,44 @@ final class Routes implements HttpHandler {
     }
     if (first.equals("apps") && n >= 2) {
       apps(ex, method, seg, query, false);
+      return;
+    }
+    throw HttpError.notFound("no endpoint " + method + " /" + String.join("/", seg));
+  }
+
+  /**
+   * {@code /debug/trace/{eventId}} and {@code /debug/trace/session/{id}}: adk4j's server keeps no
+   * spans, so, as ADK answers for an event it has no trace of, 404 "Trace not found"; a session's
+   * list is empty.
+   */
+  private void trace(HttpExchange ex, List<String> rest) throws IOException {
+    if (rest.size() == 2 && rest.get(0).equals("session")) {
+      sendJson(ex, 200, Wire.MAPPER.createArrayNode());
+      return;
+    }
+    if (rest.size() == 1) {
+      throw HttpError.notFound("Trace not found");
+    }
+    throw HttpError.notFound("no endpoint GET /debug/trace/" + String.join("/", rest));
+  }
+
+  /**
+   * {@code /builder/...} as ADK's server answers without an agent builder: {@code GET
+   * /builder/app/{app}} an empty text (the app has no builder file), {@code POST /builder/save}
+   * {@code false} (nothing saved).
+   */
+  private void builder(HttpExchange ex, String method, List<String> seg) throws IOException {
+    if (seg.size() == 3 && seg.get(1).equals("app")) {
+      requireMethod(method, "GET");
+      apps.runner(seg.get(2));
+      ex.getResponseHeaders().set("Content-Type", "text/plain; charset=utf-8");
+      ex.sendResponseHeaders(200, -1);
+      return;
+    }
+    if (seg.size() == 2 && seg.get(1).equals("save")) {
+      requireMethod(method, "POST");
+      discardBody(ex, 16L * config.maxBodyBytes());
+      sendJson(ex, 200, com.fasterxml.jackson.databind.node.BooleanNode.FALSE);
       return;
     }
     throw HttpError.notFound("no endpoint " + method + " /" + String.join("/", seg));
@@ -240,8 +283,17 @@ final class Routes implements HttpHandler {
       requireMethod(method, "GET");
       Runner r = apps.runner(seg.get(1));
       ObjectNode info = Wire.MAPPER.createObjectNode();
+      info.put("name", seg.get(1));
       info.set("root_agent", AgentGraph.describe(r.agent()));
       sendJson(ex, 200, info);
+      return;
+    }
+    if (n == 2 && seg.get(1).equals("graph")) {
+      // ADK's current form: the app's graph without highlights
+      requireMethod(method, "GET");
+      Runner r = apps.runner(seg.get(0));
+      sendJson(
+          ex, 200, Wire.MAPPER.createObjectNode().put("dotSrc", AgentGraph.dot(r.agent(), null)));
       return;
     }
     if (n == 2 && seg.get(0).equals("build_graph_image")) {
@@ -255,7 +307,7 @@ final class Routes implements HttpHandler {
       apps.runner(seg.get(1));
       if (n >= 4 && seg.get(2).equals("debug") && seg.get(3).equals("trace")) {
         requireMethod(method, "GET");
-        sendJson(ex, 200, Wire.MAPPER.createArrayNode());
+        trace(ex, seg.subList(4, n));
         return;
       }
       apps(ex, method, seg, query, true);
@@ -271,6 +323,11 @@ final class Routes implements HttpHandler {
     int n = seg.size();
     String app = seg.get(1);
     Runner runner = apps.runner(app);
+    if (n == 3 && seg.get(2).equals("app-info")) {
+      requireMethod(method, "GET");
+      sendJson(ex, 200, AgentGraph.appInfo(app, runner.agent()));
+      return;
+    }
     if (n >= 3 && isEvalPath(seg.get(2))) {
       if (method.equals("GET")) {
         sendJson(ex, 200, Wire.MAPPER.createArrayNode());
@@ -281,7 +338,7 @@ final class Routes implements HttpHandler {
     if (n < 4 || !seg.get(2).equals("users") || (n >= 5 && !seg.get(4).equals("sessions"))) {
       throw HttpError.notFound("no endpoint " + method + " /" + String.join("/", seg));
     }
-    String user = Wire.id(seg.get(3), "userId");
+    String user = Wire.id(seg.get(3), "userId", "path");
     if (n == 4) {
       throw HttpError.notFound("no endpoint " + method + " /" + String.join("/", seg));
     }
@@ -292,7 +349,7 @@ final class Routes implements HttpHandler {
       sessions.collection(ex, method, app, user, query);
       return;
     }
-    String id = Wire.id(seg.get(5), "sessionId");
+    String id = Wire.id(seg.get(5), "sessionId", "path");
     if (n == 6 && !dev) {
       sessions.one(ex, method, app, user, id);
       return;

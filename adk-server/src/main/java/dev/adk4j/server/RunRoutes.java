@@ -43,7 +43,7 @@ final class RunRoutes {
       String appName,
       String userId,
       String sessionId,
-      Content newMessage,
+      @Nullable Content newMessage,
       boolean streaming,
       @Nullable Map<String, Object> stateDelta) {}
 
@@ -83,29 +83,57 @@ final class RunRoutes {
   private RunRequest runRequest(byte[] raw) {
     ObjectNode body = Wire.object(Wire.parse(raw), "the request body");
     if (body == null) {
-      throw HttpError.badRequest(
-          "a run needs a body: {appName, userId, sessionId, newMessage, streaming, stateDelta}");
+      throw HttpError.invalid(
+          "missing",
+          "a run needs a body: {appName, userId, sessionId, newMessage, streaming, stateDelta}",
+          "body");
     }
     String app = Wire.requiredText(body, "appName", "app_name");
     String user = Wire.requiredText(body, "userId", "user_id");
     String session = Wire.requiredText(body, "sessionId", "session_id");
     JsonNode msg = Wire.field(body, "newMessage", "new_message");
-    if (msg == null) {
-      throw HttpError.badRequest(
-          "'newMessage' is required: {\"role\": \"user\", \"parts\": [...]}");
+    Content content = null;
+    if (msg != null) {
+      if (!msg.isObject()) {
+        throw HttpError.invalid(
+            "model_attributes_type",
+            "'newMessage' must be a Content object, got " + Wire.kind(msg),
+            "body",
+            "newMessage");
+      }
+      try {
+        content = Wire.MAPPER.treeToValue(Wire.standardBase64(msg.deepCopy()), Content.class);
+      } catch (IOException | IllegalArgumentException e) {
+        throw HttpError.invalid(
+            "model_type",
+            "'newMessage' is not a valid Content" + Wire.where(e),
+            "body",
+            "newMessage");
+      }
     }
-    if (!msg.isObject()) {
-      throw HttpError.badRequest("'newMessage' must be a Content object, got " + Wire.kind(msg));
+    JsonNode invocation = Wire.field(body, "invocationId", "invocation_id");
+    if (invocation != null && !invocation.isTextual()) {
+      throw HttpError.invalid(
+          "string_type",
+          "'invocationId' must be a string, got " + Wire.kind(invocation),
+          "body",
+          "invocationId");
     }
-    Content content;
-    try {
-      content = Wire.MAPPER.treeToValue(msg, Content.class);
-    } catch (IOException | IllegalArgumentException e) {
-      throw HttpError.badRequest("'newMessage' is not a valid Content" + Wire.where(e));
+    if (content == null && invocation == null) {
+      throw HttpError.invalid(
+          "missing",
+          "'newMessage' is required unless the run resumes an invocation ('invocationId'):"
+              + " {\"role\": \"user\", \"parts\": [...]}",
+          "body",
+          "newMessage");
     }
     JsonNode streaming = Wire.field(body, "streaming");
     if (streaming != null && !streaming.isBoolean()) {
-      throw HttpError.badRequest("'streaming' must be true or false, got " + Wire.kind(streaming));
+      throw HttpError.invalid(
+          "bool_type",
+          "'streaming' must be true or false, got " + Wire.kind(streaming),
+          "body",
+          "streaming");
     }
     Map<String, Object> delta =
         Wire.map(Wire.field(body, "stateDelta", "state_delta"), "stateDelta");
@@ -117,14 +145,20 @@ final class RunRoutes {
   private Flowable<Event> start(RunRequest run, Consumer<SessionWait> onWait) {
     Session session = sessions.requireSession(run.appName(), run.userId(), run.sessionId(), 0);
     AdkServer.ClientPolicy policy = apps.policy(run.appName());
+    Content sent = run.newMessage();
+    // A paused invocation (a long-running call, a confirmation) resumes with the message that
+    // answers its calls, invocationId or not. Without a message (ADK's resume by invocationId
+    // alone) the agent runs on the session as it is, in a new invocation.
     Content message =
-        ClientWrites.message(
-            policy,
-            run.newMessage(),
-            "the newMessage of a run",
-            run.appName(),
-            run.userId(),
-            run.sessionId());
+        sent == null
+            ? null
+            : ClientWrites.message(
+                policy,
+                sent,
+                "the newMessage of a run",
+                run.appName(),
+                run.userId(),
+                run.sessionId());
     Map<String, Object> delta = run.stateDelta();
     if (delta != null) {
       delta =
@@ -252,7 +286,9 @@ final class RunRoutes {
             write(
                 out,
                 lock,
-                "data: " + Wire.line(Wire.error(Routes.messageOf(t), t, config.debug())) + "\n\n");
+                "data: "
+                    + Wire.line(Wire.sseError(Routes.messageOf(t), t, config.debug()))
+                    + "\n\n");
             done.countDown();
           }
 

@@ -58,43 +58,46 @@ final class SessionRoutes {
       case "GET" -> sendJson(ex, 200, Wire.session(requireSession(app, user, id, -1), true));
       case "POST" -> create(ex, app, user, id);
       case "DELETE" -> {
-        requireSession(app, user, id, 0);
+        // ADK's answer: 200 with null, whether or not the session was there (idempotent)
         sessions.deleteSession(app, user, id).blockingAwait();
-        ex.sendResponseHeaders(204, -1);
+        sendJson(ex, 200, com.fasterxml.jackson.databind.node.NullNode.getInstance());
       }
       case "PATCH" -> patch(ex, app, user, id);
       default -> throw methodNotAllowed(method, "GET, POST, DELETE, PATCH");
     }
   }
 
+  /** The header that carries the token of the next page of a paged session list. */
+  static final String NEXT_PAGE_TOKEN = "X-Next-Page-Token";
+
+  /**
+   * The sessions, an array as ADK answers; {@code ?pageSize=&pageToken=} (adk4j) pages it, the body
+   * still an array and the next page's token in the {@value #NEXT_PAGE_TOKEN} header.
+   */
   private void list(HttpExchange ex, String app, String user, Map<String, String> query)
       throws IOException {
     String size = query.get("pageSize");
     String token = query.get("pageToken");
+    ListSessionsResponse page;
     if (size == null && token == null) {
-      ListSessionsResponse all = sessions.listSessions(app, user).blockingGet();
-      ArrayNode out = Wire.MAPPER.createArrayNode();
-      for (Session s : all.sessions()) {
-        out.add(Wire.session(s, false));
+      page = sessions.listSessions(app, user).blockingGet();
+    } else {
+      ListSessionsRequest.Builder req = ListSessionsRequest.builder().pageToken(token);
+      if (size != null) {
+        try {
+          req.pageSize(Integer.parseInt(size));
+        } catch (NumberFormatException e) {
+          throw HttpError.invalid(
+              "int_parsing", "pageSize must be a number, got '" + size + "'", "query", "pageSize");
+        }
       }
-      sendJson(ex, 200, out);
-      return;
+      page = sessions.listSessions(app, user, req.build()).blockingGet();
+      page.nextPageToken().ifPresent(t -> ex.getResponseHeaders().set(NEXT_PAGE_TOKEN, t));
     }
-    ListSessionsRequest.Builder req = ListSessionsRequest.builder().pageToken(token);
-    if (size != null) {
-      try {
-        req.pageSize(Integer.parseInt(size));
-      } catch (NumberFormatException e) {
-        throw HttpError.badRequest("pageSize must be a number, got '" + size + "'");
-      }
-    }
-    ListSessionsResponse page = sessions.listSessions(app, user, req.build()).blockingGet();
-    ObjectNode out = Wire.MAPPER.createObjectNode();
-    ArrayNode list = out.putArray("sessions");
+    ArrayNode out = Wire.MAPPER.createArrayNode();
     for (Session s : page.sessions()) {
-      list.add(Wire.session(s, false));
+      out.add(Wire.session(s, false));
     }
-    page.nextPageToken().ifPresent(t -> out.put("nextPageToken", t));
     sendJson(ex, 200, out);
   }
 
@@ -112,10 +115,13 @@ final class SessionRoutes {
       JsonNode chosen = Wire.field(body, "sessionId", "session_id");
       if (chosen != null) {
         if (!chosen.isTextual() || chosen.asText().isBlank()) {
-          throw HttpError.badRequest(
-              "'sessionId' must be a non-blank string, got " + Wire.kind(chosen));
+          throw HttpError.invalid(
+              "string_type",
+              "'sessionId' must be a non-blank string, got " + Wire.kind(chosen),
+              "body",
+              "sessionId");
         }
-        id = Wire.id(chosen.asText(), "sessionId");
+        id = Wire.id(chosen.asText(), "sessionId", "body");
       }
     } else if (body != null && body.size() == 1 && body.has("state")) {
       state = Wire.map(body.get("state"), "state");
@@ -151,15 +157,22 @@ final class SessionRoutes {
       JsonNode chosen = Wire.field(body, "sessionId", "session_id");
       if (chosen != null) {
         if (!chosen.isTextual() || chosen.asText().isBlank()) {
-          throw HttpError.badRequest(
-              "'sessionId' must be a non-blank string, got " + Wire.kind(chosen));
+          throw HttpError.invalid(
+              "string_type",
+              "'sessionId' must be a non-blank string, got " + Wire.kind(chosen),
+              "body",
+              "sessionId");
         }
-        id = Wire.id(chosen.asText(), "sessionId");
+        id = Wire.id(chosen.asText(), "sessionId", "body");
       }
     }
     JsonNode list = body.get("events");
     if (!list.isArray()) {
-      throw HttpError.badRequest("'events' must be an array of events, got " + Wire.kind(list));
+      throw HttpError.invalid(
+          "list_type",
+          "'events' must be an array of events, got " + Wire.kind(list),
+          "body",
+          "events");
     }
     Map<String, Object> state = Wire.map(Wire.field(body, "state"), "state");
     if (state != null) {
@@ -208,10 +221,15 @@ final class SessionRoutes {
   /** One imported event, read; its {@code timestamp} in seconds (as the API writes it) or ms. */
   private static Event importedEvent(JsonNode node, int index) {
     if (!node.isObject()) {
-      throw HttpError.badRequest(
-          "events[" + index + "] must be an event object, got " + Wire.kind(node));
+      throw HttpError.invalid(
+          "model_attributes_type",
+          "events[" + index + "] must be an event object, got " + Wire.kind(node),
+          "body",
+          "events",
+          index);
     }
     ObjectNode copy = ((ObjectNode) node).deepCopy();
+    Wire.standardBase64(copy);
     JsonNode ts = copy.get("timestamp");
     if (ts != null && ts.isNumber()) {
       double t = ts.asDouble();
@@ -220,7 +238,12 @@ final class SessionRoutes {
     try {
       return Wire.MAPPER.treeToValue(copy, Event.class);
     } catch (IOException | IllegalArgumentException e) {
-      throw HttpError.badRequest("events[" + index + "] is not a valid event" + Wire.where(e));
+      throw HttpError.invalid(
+          "model_type",
+          "events[" + index + "] is not a valid event" + Wire.where(e),
+          "body",
+          "events",
+          index);
     }
   }
 
@@ -230,7 +253,11 @@ final class SessionRoutes {
     Map<String, Object> delta =
         Wire.map(Wire.field(body, "stateDelta", "state_delta"), "stateDelta");
     if (delta == null) {
-      throw HttpError.badRequest("'stateDelta' is required: {\"stateDelta\": {\"key\": value}}");
+      throw HttpError.invalid(
+          "missing",
+          "'stateDelta' is required: {\"stateDelta\": {\"key\": value}}",
+          "body",
+          "stateDelta");
     }
     String invocationId = "p-" + UUID.randomUUID();
     for (int attempt = 1; ; attempt++) {

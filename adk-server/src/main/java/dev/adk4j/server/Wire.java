@@ -39,8 +39,18 @@ final class Wire {
   static ObjectNode event(Event event) {
     ObjectNode node = MAPPER.valueToTree(event);
     node.put("timestamp", event.timestamp() / 1000.0);
-    JsonNode actions = node.get("actions");
-    JsonNode delta = actions == null ? null : actions.get("stateDelta");
+    // ADK writes these containers even when empty; clients index into them without a check.
+    JsonNode a = node.get("actions");
+    ObjectNode actions = a instanceof ObjectNode o ? o : node.putObject("actions");
+    for (String key : ALWAYS_IN_ACTIONS) {
+      if (!(actions.get(key) instanceof ObjectNode)) {
+        actions.putObject(key);
+      }
+    }
+    if (!node.has("longRunningToolIds") && !event.functionCalls().isEmpty()) {
+      node.putArray("longRunningToolIds"); // ADK sets it (empty) on every function-call event
+    }
+    JsonNode delta = actions.get("stateDelta");
     if (delta instanceof ObjectNode d) {
       List<String> secrets = new ArrayList<>();
       d.fieldNames()
@@ -55,6 +65,9 @@ final class Wire {
     return node;
   }
 
+  private static final List<String> ALWAYS_IN_ACTIONS =
+      List.of("stateDelta", "artifactDelta", "requestedAuthConfigs", "requestedToolConfirmations");
+
   /**
    * The frames of one event on an SSE stream: one, or two when it has both content and an artifact
    * delta (the UI renders the artifacts from a frame of their own), as ADK's servers do.
@@ -68,7 +81,7 @@ final class Wire {
       return List.of(node);
     }
     ObjectNode content = node.deepCopy();
-    ((ObjectNode) content.get("actions")).remove("artifactDelta");
+    ((ObjectNode) content.get("actions")).putObject("artifactDelta"); // ADK: emptied
     ObjectNode artifactOnly = node.deepCopy();
     artifactOnly.remove("content");
     return List.of(content, artifactOnly);
@@ -81,8 +94,9 @@ final class Wire {
     node.put("userId", session.userId());
     // Secrets never leave through the API: their keys show, their values are "***".
     node.set("state", MAPPER.valueToTree(State.redacted(session.state())));
+    // Listed sessions have an empty list, as ADK's do.
+    ArrayNode events = node.putArray("events");
     if (withEvents) {
-      ArrayNode events = node.putArray("events");
       for (Event e : session.events()) {
         events.add(event(e));
       }
@@ -93,15 +107,95 @@ final class Wire {
     return node;
   }
 
+  /**
+   * An error body as ADK's servers write it: {@code {"detail": "message"}}; with {@code debug}, the
+   * stack trace beside it ({@code stackTrace}).
+   */
   static ObjectNode error(String message, @Nullable Throwable cause, boolean debug) {
     ObjectNode node = MAPPER.createObjectNode();
-    node.put("error", message);
+    node.put("detail", message);
     if (debug && cause != null) {
       StringWriter trace = new StringWriter();
       cause.printStackTrace(new PrintWriter(trace));
       node.put("stackTrace", trace.toString());
     }
     return node;
+  }
+
+  /** The last frame of a failed SSE stream, as ADK's servers write it: {@code {"error": "..."}}. */
+  static ObjectNode sseError(String message, @Nullable Throwable cause, boolean debug) {
+    ObjectNode node = error(message, cause, debug);
+    node.set("error", node.remove("detail"));
+    return node;
+  }
+
+  /**
+   * The body of an error: for a validation error (422), ADK's list shape {@code {"detail":
+   * [{"type", "loc", "msg"}]}} (without ADK's {@code input}, which would echo what was sent); else
+   * {@code {"detail": "message"}}.
+   */
+  static ObjectNode error(HttpError e) {
+    if (!e.isValidation()) {
+      return error(String.valueOf(e.getMessage()), null, false);
+    }
+    ObjectNode node = MAPPER.createObjectNode();
+    ObjectNode item = node.putArray("detail").addObject();
+    item.put("type", e.type);
+    ArrayNode loc = item.putArray("loc");
+    for (Object l : e.loc) {
+      if (l instanceof Integer i) {
+        loc.add(i);
+      } else if (l instanceof Long n) {
+        loc.add(n);
+      } else {
+        loc.add(String.valueOf(l));
+      }
+    }
+    item.put("msg", String.valueOf(e.getMessage()));
+    return node;
+  }
+
+  /** ADK's spellings of the byte fields of genai types, written in base64. */
+  private static final java.util.Set<String> INLINE_DATA =
+      java.util.Set.of("inlineData", "inline_data");
+
+  private static final java.util.Set<String> BYTES_FIELDS =
+      java.util.Set.of("thoughtSignature", "thought_signature");
+
+  /**
+   * Rewrites the base64 values of a genai value ({@code inlineData.data}, {@code thoughtSignature})
+   * from the URL-safe alphabet (what google-genai and pydantic write) or without padding into the
+   * standard padded form the genai types read, in place; returns {@code node}.
+   */
+  static JsonNode standardBase64(JsonNode node) {
+    if (node instanceof ObjectNode o) {
+      List<String> names = new ArrayList<>();
+      o.fieldNames().forEachRemaining(names::add);
+      for (String name : names) {
+        JsonNode v = o.get(name);
+        if (BYTES_FIELDS.contains(name) && v.isTextual()) {
+          o.put(name, standardBase64(v.asText()));
+        } else if (INLINE_DATA.contains(name)
+            && v instanceof ObjectNode blob
+            && blob.get("data") != null
+            && blob.get("data").isTextual()) {
+          blob.put("data", standardBase64(blob.get("data").asText()));
+          standardBase64(blob);
+        } else {
+          standardBase64(v);
+        }
+      }
+    } else if (node instanceof ArrayNode a) {
+      a.forEach(Wire::standardBase64);
+    }
+    return node;
+  }
+
+  private static String standardBase64(String s) {
+    String t =
+        s.indexOf('-') >= 0 || s.indexOf('_') >= 0 ? s.replace('-', '+').replace('_', '/') : s;
+    int pad = (4 - t.length() % 4) % 4;
+    return pad == 0 || t.endsWith("=") ? t : t + "=".repeat(pad);
   }
 
   static byte[] bytes(JsonNode node) {
@@ -133,9 +227,11 @@ final class Wire {
       JsonLocation at = e.getLocation();
       String where =
           at == null ? "" : " at line " + at.getLineNr() + ", column " + at.getColumnNr();
-      throw HttpError.badRequest("malformed JSON" + where + ": " + e.getOriginalMessage());
+      long offset = at == null ? 0 : Math.max(0, at.getCharOffset());
+      throw HttpError.invalid(
+          "json_invalid", "malformed JSON" + where + ": " + e.getOriginalMessage(), "body", offset);
     } catch (java.io.IOException e) {
-      throw HttpError.badRequest("unreadable JSON: " + e.getMessage());
+      throw HttpError.invalid("json_invalid", "unreadable JSON: " + e.getMessage(), "body", 0);
     }
   }
 
@@ -186,7 +282,8 @@ final class Wire {
       return null;
     }
     if (!node.isObject()) {
-      throw HttpError.badRequest(what + " must be a JSON object, got " + kind(node));
+      throw HttpError.invalid(
+          "model_attributes_type", what + " must be a JSON object, got " + kind(node), "body");
     }
     return (ObjectNode) node;
   }
@@ -206,8 +303,11 @@ final class Wire {
       JsonNode v = body.get(n);
       if (v != null && !v.isNull()) {
         if (foundName != null) {
-          throw HttpError.badRequest(
-              "'" + foundName + "' and '" + n + "' are the same field: send one of them");
+          throw HttpError.invalid(
+              "value_error",
+              "'" + foundName + "' and '" + n + "' are the same field: send one of them",
+              "body",
+              names[0]);
         }
         found = v;
         foundName = n;
@@ -222,38 +322,49 @@ final class Wire {
   static String requiredText(@Nullable ObjectNode body, String name, String snake) {
     JsonNode v = field(body, name, snake);
     if (v == null) {
-      throw HttpError.badRequest("'" + name + "' is required");
+      throw HttpError.invalid("missing", "'" + name + "' is required", "body", name);
     }
     if (!v.isTextual() || v.asText().isBlank()) {
-      throw HttpError.badRequest("'" + name + "' must be a non-blank string, got " + kind(v));
+      throw HttpError.invalid(
+          v.isTextual() ? "string_too_short" : "string_type",
+          "'" + name + "' must be a non-blank string, got " + kind(v),
+          "body",
+          name);
     }
-    return id(v.asText(), name);
+    return id(v.asText(), name, "body");
   }
 
   /**
    * An id from a client (a user or session id, in the path or the body), checked.
    *
-   * @throws HttpError 400 naming {@code what} when it is longer than {@value #MAX_ID_LENGTH}
+   * @param where {@code path} or {@code body}, for the error's location
+   * @throws HttpError 422 naming {@code what} when it is longer than {@value #MAX_ID_LENGTH}
    *     characters or has a control character (which logs and terminals would render as something
    *     else)
    */
-  static String id(String value, String what) {
+  static String id(String value, String what, String where) {
     if (value.length() > MAX_ID_LENGTH) {
-      throw HttpError.badRequest(
+      throw HttpError.invalid(
+          "string_too_long",
           "'"
               + what
               + "' is "
               + value.length()
               + " characters long; at most "
               + MAX_ID_LENGTH
-              + " are allowed");
+              + " are allowed",
+          where,
+          what);
     }
     for (int i = 0; i < value.length(); i++) {
       char c = value.charAt(i);
       if (Character.isISOControl(c)) {
-        throw HttpError.badRequest(
+        throw HttpError.invalid(
+            "value_error",
             String.format(
-                "'%s' must not contain control characters: U+%04X at index %d", what, (int) c, i));
+                "'%s' must not contain control characters: U+%04X at index %d", what, (int) c, i),
+            where,
+            what);
       }
     }
     return value;
@@ -265,7 +376,8 @@ final class Wire {
       return null;
     }
     if (!node.isObject()) {
-      throw HttpError.badRequest("'" + name + "' must be a JSON object, got " + kind(node));
+      throw HttpError.invalid(
+          "dict_type", "'" + name + "' must be a JSON object, got " + kind(node), "body", name);
     }
     return MAPPER.convertValue(node, Map.class);
   }

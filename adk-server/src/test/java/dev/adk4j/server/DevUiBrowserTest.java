@@ -112,6 +112,8 @@ class DevUiBrowserTest {
         "--disable-extensions",
         "--user-data-dir=" + dir.resolve("chromium-profile"),
         "--window-size=1400,900");
+    // the page's console, read at the end: no request to this server may fail
+    options.setCapability("goog:loggingPrefs", java.util.Map.of("browser", "ALL"));
     // The driver binary given explicitly: Selenium Manager (which would download one) stays idle.
     ChromeDriverService service =
         new ChromeDriverService.Builder()
@@ -243,6 +245,45 @@ class DevUiBrowserTest {
       click(By.xpath("//div[@role='tab'][normalize-space()='State']"));
       waitForState("last_greeting: \"Hello, Bob!\"");
       waitForState("color: \"green\"");
+
+      // Attach a file over 4 MiB (the old body limit) and send it: stored whole.
+      byte[] file = new byte[(4 << 20) + 123_457];
+      new java.util.Random(11).nextBytes(file);
+      Path upload = Files.write(dir.resolve("report.bin"), file);
+      driver.findElement(By.cssSelector("input[type='file']")).sendKeys(upload.toString());
+      WebElement reloadedInput = // the page was reloaded: a new text area
+          wait.until(
+              ExpectedConditions.elementToBeClickable(
+                  By.cssSelector("textarea[placeholder='Type a message...']")));
+      reloadedInput.sendKeys("Eve");
+      reloadedInput.sendKeys(Keys.ENTER);
+      new WebDriverWait(driver, Duration.ofSeconds(60))
+          .until(
+              ExpectedConditions.visibilityOfElementLocated(
+                  By.xpath("//app-chat-panel//p[normalize-space()='Hello, Eve!']")));
+      JsonNode withFile = json(client.get(sessionPath));
+      String data = null;
+      for (JsonNode event : withFile.path("events")) {
+        for (JsonNode part : event.path("content").path("parts")) {
+          if (part.has("inlineData")) {
+            data = part.path("inlineData").path("data").asText();
+          }
+        }
+      }
+      assertThat(data).as("the uploaded file in the stored events").isNotNull();
+      assertThat(java.util.Base64.getMimeDecoder().decode(data)).isEqualTo(file);
+
+      // No request of the page to this server failed (the console logs each failed one).
+      String self = server.url().getAuthority();
+      java.util.List<String> failed = new java.util.ArrayList<>();
+      for (org.openqa.selenium.logging.LogEntry entry :
+          driver.manage().logs().get(org.openqa.selenium.logging.LogType.BROWSER)) {
+        if (entry.getLevel().intValue() >= Level.SEVERE.intValue()
+            && entry.getMessage().contains(self)) {
+          failed.add(entry.getMessage());
+        }
+      }
+      assertThat(failed).as("console errors about this server's requests").isEmpty();
 
       saveScreenshot();
     } catch (AssertionError | RuntimeException e) {

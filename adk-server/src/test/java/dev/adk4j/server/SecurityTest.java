@@ -49,14 +49,13 @@ class SecurityTest {
   }
 
   @Test
-  void aLoopbackBindRefusesForeignHostNames() throws Exception {
+  void aLoopbackBindAcceptsAnyHostAsAPortForwarderSendsIt() throws Exception {
     start(AdkServer.builder());
-    String refused =
-        raw("GET /list-apps HTTP/1.1\r\nHost: evil.example:8000\r\nConnection: close\r\n\r\n");
-    assertThat(refused)
-        .startsWith("HTTP/1.1 403")
-        .contains("evil.example")
-        .contains("DNS rebinding");
+    String forwarded =
+        raw(
+            "GET /list-apps HTTP/1.1\r\nHost: abc-8000.forwarder.example\r\nConnection:"
+                + " close\r\n\r\n");
+    assertThat(forwarded).startsWith("HTTP/1.1 200").contains("[\"app\"]");
 
     String ok =
         raw(
@@ -67,22 +66,67 @@ class SecurityTest {
   }
 
   @Test
+  void aPublicBindRefusesHostNamesItDoesNotKnow_dnsRebinding() throws Exception {
+    start(AdkServer.builder().host("0.0.0.0"));
+    String refused =
+        raw("GET /list-apps HTTP/1.1\r\nHost: evil.example:8000\r\nConnection: close\r\n\r\n");
+    assertThat(refused)
+        .startsWith("HTTP/1.1 403")
+        .contains("evil.example")
+        .contains("DNS rebinding")
+        .contains("--allowed-hosts");
+    String byAddress =
+        raw("GET /list-apps HTTP/1.1\r\nHost: 192.0.2.7:8000\r\nConnection: close\r\n\r\n");
+    assertThat(byAddress).startsWith("HTTP/1.1 200");
+    String byName =
+        raw("GET /list-apps HTTP/1.1\r\nHost: localhost:8000\r\nConnection: close\r\n\r\n");
+    assertThat(byName).startsWith("HTTP/1.1 200");
+  }
+
+  @Test
   void extraHostNamesCanBeAllowed() throws Exception {
+    // given names, a loopback bind checks too: the names, loopback names and IP addresses only
     start(AdkServer.builder().allowedHosts(List.of("mybox.local")));
     String ok = raw("GET /health HTTP/1.1\r\nHost: mybox.local\r\nConnection: close\r\n\r\n");
     assertThat(ok).startsWith("HTTP/1.1 200");
+    String ip = raw("GET /health HTTP/1.1\r\nHost: 10.1.2.3:8000\r\nConnection: close\r\n\r\n");
+    assertThat(ip).startsWith("HTTP/1.1 200");
+    String refused =
+        raw("GET /list-apps HTTP/1.1\r\nHost: evil.example:8000\r\nConnection: close\r\n\r\n");
+    assertThat(refused)
+        .startsWith("HTTP/1.1 403")
+        .contains("evil.example")
+        .contains("DNS rebinding");
   }
 
   @Test
   void crossOriginRequestsAreRefusedUnlessCorsAllowsThem() {
     ServerClient client = start(AdkServer.builder());
-    HttpResponse<String> cross = client.get("/list-apps", "Origin", "http://evil.example");
+    HttpResponse<String> cross =
+        client.post("/apps/app/users/u/sessions", "{}", "Origin", "http://evil.example");
     assertThat(cross.statusCode()).isEqualTo(403);
-    assertThat(ServerClient.json(cross).get("error").asText()).contains("http://evil.example");
+    assertThat(ServerClient.detail(cross)).contains("http://evil.example");
     assertThat(cross.headers().firstValue("Access-Control-Allow-Origin")).isEmpty();
+    // a cross-origin read, as ADK: answered without CORS headers, so a page cannot read it
+    HttpResponse<String> read = client.get("/list-apps", "Origin", "http://evil.example");
+    assertThat(read.statusCode()).isEqualTo(200);
+    assertThat(read.headers().firstValue("Access-Control-Allow-Origin")).isEmpty();
 
     String self = "http://127.0.0.1:" + server.port();
-    assertThat(client.get("/list-apps", "Origin", self).statusCode()).isEqualTo(200);
+    assertThat(client.post("/apps/app/users/u/sessions", "{}", "Origin", self).statusCode())
+        .isEqualTo(200);
+    // behind a proxy that rewrites Host and says which host the client asked for
+    assertThat(
+            client
+                .post(
+                    "/apps/app/users/u/sessions",
+                    "{}",
+                    "Origin",
+                    "https://abc-8000.forwarder.example",
+                    "X-Forwarded-Host",
+                    "abc-8000.forwarder.example")
+                .statusCode())
+        .isEqualTo(200);
   }
 
   @Test
@@ -107,7 +151,7 @@ class SecurityTest {
     assertThat(get.statusCode()).isEqualTo(200);
     assertThat(get.headers().firstValue("Access-Control-Allow-Origin"))
         .hasValue("http://localhost:4200");
-    assertThat(client.get("/list-apps", "Origin", "http://other:1").statusCode()).isEqualTo(403);
+    assertThat(client.post("/run", "{}", "Origin", "http://other:1").statusCode()).isEqualTo(403);
   }
 
   @Test
@@ -115,7 +159,7 @@ class SecurityTest {
     ServerClient client = start(AdkServer.builder().bearerToken("s3cret"));
     HttpResponse<String> none = client.get("/list-apps");
     assertThat(none.statusCode()).isEqualTo(401);
-    assertThat(ServerClient.json(none).get("error").asText()).contains("Bearer");
+    assertThat(ServerClient.detail(none)).contains("Bearer");
     assertThat(client.get("/list-apps", "Authorization", "Bearer wrong").statusCode())
         .isEqualTo(401);
     assertThat(client.get("/list-apps", "Authorization", "Bearer s3cret").statusCode())
@@ -169,7 +213,7 @@ class SecurityTest {
     assertThat(open.statusCode()).as(open.body()).isEqualTo(200);
     HttpResponse<String> locked = client.post("/run", String.format(write, "locked"));
     assertThat(locked.statusCode()).isEqualTo(403);
-    assertThat(ServerClient.json(locked).get("error").asText()).contains("role 'model'");
+    assertThat(ServerClient.detail(locked)).contains("role 'model'");
 
     AdkServer.ClientPolicy p = AdkServer.ClientPolicy.defaults().secretState(true);
     assertThat(p.allowsSecretState()).isTrue();

@@ -72,6 +72,23 @@ final class ServerClient {
     }
   }
 
+  /**
+   * The message of an error response: ADK's {@code {"detail": "..."}}, or the {@code msg} of each
+   * entry of a validation error's {@code {"detail": [...]}}.
+   */
+  static String detail(HttpResponse<String> r) {
+    JsonNode d = json(r).get("detail");
+    if (d == null) {
+      throw new AssertionError("no detail (" + r.statusCode() + "): " + r.body());
+    }
+    if (d.isArray()) {
+      StringBuilder out = new StringBuilder();
+      d.forEach(e -> out.append(out.length() == 0 ? "" : "; ").append(e.get("msg").asText()));
+      return out.toString();
+    }
+    return d.asText();
+  }
+
   static String runBody(String app, String user, String session, String text, boolean streaming) {
     return "{\"appName\":\""
         + app

@@ -59,6 +59,7 @@ public final class DatabaseSessionConfig {
   private final int maxEventBytes;
   private final Duration busyTimeout;
   private final boolean migrate;
+  private final boolean allowAdkPythonTables;
   private final Duration leaseDuration;
   private final Duration socketTimeout;
   private final Duration statementTimeout;
@@ -67,6 +68,7 @@ public final class DatabaseSessionConfig {
   private final java.time.Clock clock;
 
   private DatabaseSessionConfig(Builder b) {
+    this.allowAdkPythonTables = b.allowAdkPythonTables;
     this.defaultTimeToLive = b.defaultTimeToLive;
     this.clock = b.clock;
     check(
@@ -200,6 +202,15 @@ public final class DatabaseSessionConfig {
     return migrate;
   }
 
+  /**
+   * Whether the store starts on a database that also holds ADK for Python's session tables; false
+   * (the default) refuses, since adk4j would ignore those sessions (see {@link
+   * Builder#allowAdkPythonTables}).
+   */
+  public boolean allowAdkPythonTables() {
+    return allowAdkPythonTables;
+  }
+
   /** PostgreSQL only: how long to wait for the server's answer; zero for no limit. */
   public Duration socketTimeout() {
     return socketTimeout;
@@ -224,6 +235,7 @@ public final class DatabaseSessionConfig {
         && leaseDuration.equals(that.leaseDuration)
         && busyTimeout.equals(that.busyTimeout)
         && migrate == that.migrate
+        && allowAdkPythonTables == that.allowAdkPythonTables
         && socketTimeout.equals(that.socketTimeout)
         && statementTimeout.equals(that.statementTimeout)
         && Objects.equals(secretKey, that.secretKey)
@@ -241,6 +253,7 @@ public final class DatabaseSessionConfig {
         maxEventBytes,
         busyTimeout,
         migrate,
+        allowAdkPythonTables,
         leaseDuration,
         socketTimeout,
         statementTimeout,
@@ -265,6 +278,8 @@ public final class DatabaseSessionConfig {
         + busyTimeout
         + ", migrate="
         + migrate
+        + ", allowAdkPythonTables="
+        + allowAdkPythonTables
         + ", leaseDuration="
         + leaseDuration
         + ", socketTimeout="
@@ -297,6 +312,7 @@ public final class DatabaseSessionConfig {
     private int maxEventBytes = DEFAULT_MAX_EVENT_BYTES;
     private Duration busyTimeout = Duration.ofSeconds(5);
     private boolean migrate = true;
+    private boolean allowAdkPythonTables;
     private Duration leaseDuration = Duration.ofSeconds(30);
     private Duration socketTimeout = Duration.ofSeconds(30);
     private Duration statementTimeout = Duration.ofSeconds(25);
@@ -427,6 +443,18 @@ public final class DatabaseSessionConfig {
      */
     public Builder migrate(boolean migrate) {
       this.migrate = migrate;
+      return this;
+    }
+
+    /**
+     * Whether to start on a database that holds ADK for Python's session tables ({@code sessions},
+     * {@code events}, {@code app_states}, {@code user_states}). By default the start is refused
+     * with a message saying what was found: adk4j keeps its own tables ({@code adk_*}) and would
+     * list none of those sessions. Copy them with {@link AdkPythonImporter}, or allow the tables
+     * side by side with this.
+     */
+    public Builder allowAdkPythonTables(boolean allow) {
+      this.allowAdkPythonTables = allow;
       return this;
     }
 

@@ -41,6 +41,9 @@ final class Schema {
    */
   static void start(Transactions tx, DatabaseSessionConfig config, String where) {
     Dialect dialect = tx.dialect();
+    if (!config.allowAdkPythonTables()) {
+      refuseAdkPythonTables(tx, where);
+    }
     int applied = migrate(tx.dataSource(), dialect, config, tx.writeLock(), where);
     try (Connection c = tx.dataSource().getConnection()) {
       tx.prepare(c);
@@ -54,6 +57,34 @@ final class Schema {
         where,
         dialect.productName(),
         config.migrate() ? applied + " schema migration(s) applied" : "schema validated");
+  }
+
+  /**
+   * Refuses a database that holds ADK for Python's session tables: adk4j would add its own beside
+   * them, report ready and list none of those sessions.
+   *
+   * @throws SessionException saying what was found and what to do
+   */
+  private static void refuseAdkPythonTables(Transactions tx, String where) {
+    AdkPythonTables.Found found;
+    try (Connection c = tx.dataSource().getConnection()) {
+      found = AdkPythonTables.find(c);
+    } catch (SQLException e) {
+      throw new SessionException(
+          "Cannot look for ADK for Python's tables in " + where + ": " + e.getMessage(), e);
+    }
+    if (found != null) {
+      throw new SessionException(
+          where
+              + " holds "
+              + found.describe()
+              + ". adk4j keeps sessions in tables of its own (adk_*) and would not see those."
+              + " Copy them into an adk4j database with AdkPythonImporter.copy(source, target)"
+              + " (or the server's command: java dev.adk4j.server.AdkPythonImport --from <this"
+              + " database's JDBC URL> --to <another JDBC URL>), then use that database; or, to"
+              + " keep both side by side, build the service with"
+              + " DatabaseSessionConfig.builder().allowAdkPythonTables(true).");
+    }
   }
 
   /**
