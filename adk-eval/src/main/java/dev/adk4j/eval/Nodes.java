@@ -175,6 +175,9 @@ final class Nodes {
     Iterator<Map.Entry<String, JsonNode>> it = n.fields();
     while (it.hasNext()) {
       Map.Entry<String, JsonNode> e = it.next();
+      if (toCamel && e.getValue().isNull()) {
+        continue; // pydantic writes absent fields as null; genai's reader wants them left out
+      }
       String key = toCamel ? camel(e.getKey()) : snake(e.getKey());
       boolean data = DATA_KEYS.contains(snake(e.getKey()));
       out.set(key, data ? e.getValue().deepCopy() : rename(e.getValue(), toCamel));
