@@ -228,7 +228,7 @@ public final class EvalRunner {
       }
       RunData data;
       try {
-        data = runOnce(c, app, agent, plugins);
+        data = runOnce(c, app, agent, plugins, r);
       } catch (RuntimeException e) {
         return errored(
             set,
@@ -244,7 +244,8 @@ public final class EvalRunner {
     return score(set, c, done);
   }
 
-  private RunData runOnce(EvalCase c, String app, BaseAgent agent, List<BasePlugin> plugins) {
+  private RunData runOnce(
+      EvalCase c, String app, BaseAgent agent, List<BasePlugin> plugins, int run) {
     Runner runner =
         Runner.builder()
             .agent(agent)
@@ -254,6 +255,11 @@ public final class EvalRunner {
             .build();
     RunData d = new RunData();
     d.userId = c.sessionInput().map(SessionInput::userId).filter(s -> !s.isEmpty()).orElse(userId);
+    if (run > 0) {
+      // user: state is shared by a user's sessions: later runs get users of their own, so that
+      // no run sees what an earlier one wrote
+      d.userId = d.userId + "__run" + (run + 1);
+    }
     Map<String, Object> initial =
         new HashMap<>(c.sessionInput().map(SessionInput::state).orElse(Map.of()));
     Session session = sessions.createSession(app, d.userId, initial, null).blockingGet();

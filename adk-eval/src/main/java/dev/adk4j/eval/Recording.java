@@ -66,6 +66,8 @@ final class Recording {
         t.put("name", tool.name());
         t.set("args", Nodes.tree(args));
         t.set("result", Nodes.tree(result));
+        // what the tool wrote to state, replayed with its result
+        t.set("state_delta", Nodes.tree(context.state().delta()));
       }
       return Maybe.empty();
     }
@@ -84,7 +86,7 @@ final class Recording {
       for (JsonNode t : run.path("tool_results")) {
         tools
             .computeIfAbsent(key(t.path("name").asText(), t.path("args")), k -> new ArrayDeque<>())
-            .add(t.path("result"));
+            .add(t);
       }
     }
 
@@ -105,12 +107,12 @@ final class Recording {
     @Override
     public Maybe<Map<String, Object>> beforeToolCallback(
         BaseTool tool, Map<String, Object> args, ToolContext context) {
-      JsonNode result;
+      JsonNode recorded;
       synchronized (this) {
         Deque<JsonNode> q = tools.get(key(tool.name(), Nodes.tree(args)));
-        result = q == null ? null : q.poll();
+        recorded = q == null ? null : q.poll();
       }
-      if (result == null) {
+      if (recorded == null) {
         return Maybe.error(
             new IllegalStateException(
                 "The recording of "
@@ -119,8 +121,23 @@ final class Recording {
                     + tool.name()
                     + " for these arguments"));
       }
+      JsonNode delta = recorded.path("state_delta");
+      if (delta.isObject()) {
+        delta
+            .fields()
+            .forEachRemaining(
+                e -> {
+                  if (e.getValue().isNull()) {
+                    context.state().remove(e.getKey());
+                  } else {
+                    context
+                        .state()
+                        .put(e.getKey(), Nodes.mapper().convertValue(e.getValue(), Object.class));
+                  }
+                });
+      }
       @SuppressWarnings("unchecked")
-      Map<String, Object> map = Nodes.mapper().convertValue(result, Map.class);
+      Map<String, Object> map = Nodes.mapper().convertValue(recorded.path("result"), Map.class);
       return Maybe.just(map);
     }
 
