@@ -44,7 +44,7 @@ public record EvalSetResult(
               c.evalId(),
               m.metricName(),
               m.score() == null ? "n/a" : format(m.score()),
-              m.runScores().size() > 1 ? format(m.spread()) : "",
+              m.runScores().size() > 1 && m.score() != null ? format(m.spread()) : "",
               m.threshold() == null ? "" : format(m.threshold()),
               m.status().name()
             });
