@@ -14,7 +14,6 @@ import dev.adk4j.plugins.BasePlugin;
 import dev.adk4j.runner.Runner;
 import dev.adk4j.sessions.BaseSessionService;
 import dev.adk4j.sessions.Session;
-import dev.adk4j.state.Scope;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -23,7 +22,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.TreeSet;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
 
@@ -578,8 +576,4 @@ public final class EvalRunner {
     return new EvalCaseResult(
         set.evalSetId(), c.evalId(), EvalStatus.ERRORED, List.of(), List.of(), List.of(), error);
   }
-
-  /** The scopes a state check may compare. */
-  static final java.util.Set<Scope> STORED =
-      new TreeSet<>(List.of(Scope.SESSION, Scope.USER, Scope.APP));
 }

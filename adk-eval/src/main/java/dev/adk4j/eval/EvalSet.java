@@ -17,7 +17,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import org.jspecify.annotations.Nullable;
 
 /**
  * A set of eval cases in ADK's format ({@code *.evalset.json}: {@code eval_set_id}, {@code
@@ -282,10 +281,6 @@ public final class EvalSet {
               });
     }
     return Nodes.pretty(root);
-  }
-
-  static @Nullable EvalSet nullable(@Nullable String json) {
-    return json == null ? null : parse(json);
   }
 
   @Override
