@@ -57,6 +57,7 @@ public final class Examples {
     examples.put("tracing", (s, d, t) -> TracingExample.run(s, t));
     examples.put("human-in-the-loop", (s, d, t) -> HumanInTheLoopExample.run(d, t));
     examples.put("mcp-tools", (s, d, t) -> McpToolsExample.run(s, t));
+    examples.put("eval", (s, d, t) -> EvalExample.run(s, t));
     examples.put(
         "a2a",
         (s, d, t) -> {

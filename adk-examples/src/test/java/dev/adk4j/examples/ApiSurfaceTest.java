@@ -56,6 +56,7 @@ class ApiSurfaceTest {
           "adk-agents",
           "adk-runner",
           "adk-server",
+          "adk-eval",
           "adk-tools-mcp",
           "adk-a2a",
           "adk-models-openai",

@@ -48,7 +48,8 @@ class MainJobTest {
         .doesNotContain("Exception")
         .doesNotContain("\tat ")
         .contains("user:visits = 1")
-        .contains("user:visits = 2");
+        .contains("user:visits = 2")
+        .contains("1 of 1 cases passed");
 
     String second = runMain(dir);
     assertThat(second)
@@ -60,7 +61,7 @@ class MainJobTest {
     // Each example starts afresh: a second run prints the same transcript, except where the
     // content is meant to change (persisted counters and new session ids, the clock, and the
     // order in which parallel branches finish). Nothing leaks from one example into another.
-    Set<String> varying = Set.of("persistence", "manual-update", "pipeline");
+    Set<String> varying = Set.of("persistence", "manual-update", "pipeline", "eval", "a2a");
     for (String name : Examples.all().keySet()) {
       if (!varying.contains(name)) {
         assertThat(section(second, name)).as(name).isEqualTo(section(first, name));
@@ -68,6 +69,13 @@ class MainJobTest {
     }
     assertThat(section(second, "manual-update").lines().count())
         .isEqualTo(section(first, "manual-update").lines().count());
+    // the eval example's table differs only in its measured durations
+    assertThat(section(second, "eval").replaceAll("duration_v1 .*", ""))
+        .isEqualTo(section(first, "eval").replaceAll("duration_v1 .*", ""));
+    // the A2A example's servers get new ports, and its remote conversation a new context id
+    String hexId = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}";
+    assertThat(section(second, "a2a").replaceAll(":[0-9]+/", ":PORT/").replaceAll(hexId, "ID"))
+        .isEqualTo(section(first, "a2a").replaceAll(":[0-9]+/", ":PORT/").replaceAll(hexId, "ID"));
     // Plain text, also into a pipe or a file: no terminal escape sequences.
     assertThat(first + second).doesNotContain("\u001b");
   }
