@@ -88,4 +88,26 @@ class ToolsProgramTest {
     assertThat(tool.runAsync(Map.<String, Object>of("id", "o-1"), toolContext()).blockingGet())
         .containsEntry("status", "shipped");
   }
+
+  public static void logVisit(@Schema(name = "page") String page) {}
+
+  public static String greet(@Schema(name = "name") String name) {
+    return "Hello " + name;
+  }
+
+  @Test
+  void functionTool_results_haveAdksShapes() {
+    ToolContext ctx = toolContext();
+
+    assertThat(
+            FunctionTool.create(ToolsProgramTest.class, "logVisit")
+                .runAsync(Map.<String, Object>of("page", "home"), ctx)
+                .blockingGet())
+        .isEmpty();
+    assertThat(
+            FunctionTool.create(ToolsProgramTest.class, "greet")
+                .runAsync(Map.<String, Object>of("name", "Ada"), ctx)
+                .blockingGet())
+        .isEqualTo(Map.of("result", "Hello Ada"));
+  }
 }
