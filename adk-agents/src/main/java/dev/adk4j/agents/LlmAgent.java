@@ -590,6 +590,26 @@ public final class LlmAgent extends BaseAgent {
       return afterToolCallback(Objects.requireNonNull(callback, "callback").toAfterToolCallback());
     }
 
+    /** ADK for Java's spelling: adds a synchronous before-model callback (see the guide). */
+    public Builder beforeModelCallbackSync(Callbacks.BeforeModelCallbackSync callback) {
+      return beforeModelCallback(Objects.requireNonNull(callback, "callback").toAsync());
+    }
+
+    /** ADK for Java's spelling: adds a synchronous after-model callback. */
+    public Builder afterModelCallbackSync(Callbacks.AfterModelCallbackSync callback) {
+      return afterModelCallback(Objects.requireNonNull(callback, "callback").toAsync());
+    }
+
+    /** ADK for Java's spelling: adds a synchronous before-tool callback. */
+    public Builder beforeToolCallbackSync(Callbacks.BeforeToolCallbackSync callback) {
+      return beforeToolCallback(Objects.requireNonNull(callback, "callback").toAsync());
+    }
+
+    /** ADK for Java's spelling: adds a synchronous after-tool callback. */
+    public Builder afterToolCallbackSync(Callbacks.AfterToolCallbackSync callback) {
+      return afterToolCallback(Objects.requireNonNull(callback, "callback").toAsync());
+    }
+
     @Override
     public LlmAgent build() {
       return new LlmAgent(this);

@@ -130,4 +130,66 @@ class AgentsAndCallbacksProgramTest {
     assertThat(LlmAgent.builder().name("x").model(new QueueModel()).build().instruction())
         .isEqualTo(new Instruction.Static(""));
   }
+
+  @Test
+  void syncCallbacks_modelAndTool_runAndMayAnswer() {
+    QueueModel model =
+        new QueueModel(
+            QueueModel.call("getWeather", Map.of("city", "Oslo")), QueueModel.text("unused"));
+    List<String> calls = new CopyOnWriteArrayList<>();
+    LlmAgent agent =
+        LlmAgent.builder()
+            .name("sync agent")
+            .model(model)
+            .tools(FunctionTool.create(AgentsAndCallbacksProgramTest.class, "getWeather"))
+            .beforeModelCallbackSync(
+                (callbackContext, llmRequest) -> {
+                  calls.add("beforeModel");
+                  return java.util.Optional.empty();
+                })
+            .afterModelCallbackSync(
+                (callbackContext, llmResponse) -> {
+                  calls.add("afterModel");
+                  return calls.size() > 3
+                      ? java.util.Optional.of(QueueModel.text("replaced"))
+                      : java.util.Optional.empty();
+                })
+            .beforeToolCallbackSync(
+                (invocationContext, tool, args, toolContext) -> {
+                  calls.add("beforeTool " + args.get("city"));
+                  return java.util.Optional.empty();
+                })
+            .afterToolCallbackSync(
+                (invocationContext, tool, args, toolContext, response) -> {
+                  calls.add("afterTool " + ((Map<?, ?>) response).get("forecast"));
+                  return java.util.Optional.of(Map.<String, Object>of("forecast", "snow"));
+                })
+            .build();
+    InMemoryRunner runner = new InMemoryRunner(agent);
+    Session session = runner.sessionService().createSession(runner.appName(), "u").blockingGet();
+
+    List<Event> events =
+        runner
+            .runAsync("u", session.id(), Content.fromParts(Part.fromText("Oslo?")))
+            .toList()
+            .blockingGet();
+
+    assertThat(calls)
+        .containsExactly(
+            "beforeModel",
+            "afterModel",
+            "beforeTool Oslo",
+            "afterTool sunny",
+            "beforeModel",
+            "afterModel");
+    assertThat(events.get(events.size() - 1).stringifyContent()).isEqualTo("replaced");
+    assertThat(events)
+        .anySatisfy(
+            e ->
+                assertThat(e.functionResponses())
+                    .anySatisfy(
+                        r ->
+                            assertThat(r.response().orElseThrow())
+                                .containsExactly(Map.entry("forecast", "snow"))));
+  }
 }
