@@ -35,7 +35,15 @@ import org.jspecify.annotations.Nullable;
  */
 public abstract class BaseAgent {
 
-  private static final Pattern NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
+  /** adk4j's first rule: a Java-style identifier. */
+  private static final Pattern IDENTIFIER = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
+
+  /**
+   * ADK for Java's rule (1.8.0): words of letters and digits, optionally after one leading
+   * underscore, joined by single spaces, dots, underscores or hyphens ({@code "test agent"}, {@code
+   * "agent-1"}, {@code "2nd.agent"}).
+   */
+  private static final Pattern ADK_NAME = Pattern.compile("_?[a-zA-Z0-9]*([. _-][a-zA-Z0-9]+)*");
 
   private final String name;
   private final String description;
@@ -47,8 +55,14 @@ public abstract class BaseAgent {
   /**
    * A null list of sub-agents or callbacks means none (as in ADK for Java).
    *
-   * @throws IllegalArgumentException if {@code name} is not an identifier or is {@code user}, or
-   *     two sub-agents share a name, or a sub-agent already has another parent
+   * <p>A name is an identifier ({@code [A-Za-z_][A-Za-z0-9_]*}) or any non-empty name ADK for Java
+   * accepts: words of letters and digits joined by single spaces, dots, underscores or hyphens,
+   * optionally after one leading underscore. Where a name must be an identifier for a model (an
+   * {@code AgentTool}'s function name), one is derived from it; {@code transfer_to_agent} takes the
+   * name as it is.
+   *
+   * @throws IllegalArgumentException if {@code name} is empty, matches neither rule or is {@code
+   *     user}, or two sub-agents share a name, or a sub-agent already has another parent
    */
   protected BaseAgent(
       String name,
@@ -57,9 +71,13 @@ public abstract class BaseAgent {
       @Nullable List<? extends Callbacks.BeforeAgentCallback> beforeAgentCallbacks,
       @Nullable List<? extends Callbacks.AfterAgentCallback> afterAgentCallbacks) {
     Objects.requireNonNull(name, "name");
-    if (!NAME.matcher(name).matches()) {
+    if (name.isEmpty()
+        || !(IDENTIFIER.matcher(name).matches() || ADK_NAME.matcher(name).matches())) {
       throw new IllegalArgumentException(
-          "Agent name '" + name + "' is not an identifier ([A-Za-z_][A-Za-z0-9_]*)");
+          "Agent name '"
+              + name
+              + "' is neither an identifier ([A-Za-z_][A-Za-z0-9_]*) nor words of letters and"
+              + " digits joined by single spaces, dots, underscores or hyphens");
     }
     if (name.equals("user")) {
       throw new IllegalArgumentException("Agent name 'user' is reserved for the user's messages");
@@ -135,6 +153,16 @@ public abstract class BaseAgent {
   }
 
   public List<Callbacks.AfterAgentCallback> afterAgentCallbacks() {
+    return afterAgentCallbacks;
+  }
+
+  /** ADK for Java's name for {@link #beforeAgentCallbacks()}. */
+  public List<Callbacks.BeforeAgentCallback> canonicalBeforeAgentCallbacks() {
+    return beforeAgentCallbacks;
+  }
+
+  /** ADK for Java's name for {@link #afterAgentCallbacks()}. */
+  public List<Callbacks.AfterAgentCallback> canonicalAfterAgentCallbacks() {
     return afterAgentCallbacks;
   }
 

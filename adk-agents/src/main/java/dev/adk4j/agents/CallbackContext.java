@@ -4,6 +4,7 @@ import com.google.genai.types.Part;
 import dev.adk4j.events.EventActions;
 import dev.adk4j.state.State;
 import io.reactivex.rxjava3.core.Single;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import org.jspecify.annotations.Nullable;
 
@@ -86,8 +87,7 @@ public class CallbackContext extends ReadonlyContext {
     } catch (IllegalArgumentException e) {
       return Single.error(e);
     }
-    return invocationContext
-        .artifactService()
+    return Optional.ofNullable(invocationContext.artifactService())
         .map(
             a ->
                 a.saveArtifact(

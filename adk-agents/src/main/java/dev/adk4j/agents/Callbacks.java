@@ -75,6 +75,32 @@ public final class Callbacks {
     Maybe<LlmResponse> call(CallbackContext context, LlmResponse response);
   }
 
+  /**
+   * ADK for Java's synchronous {@link BeforeModelCallback}: an empty {@code Optional} lets the
+   * model be called. It reads the request (see the migration guide: an agent's callbacks do not
+   * change it).
+   */
+  @FunctionalInterface
+  public interface BeforeModelCallbackSync {
+    Optional<LlmResponse> call(CallbackContext context, LlmRequest request);
+
+    /** This callback as a {@link BeforeModelCallback}. */
+    default BeforeModelCallback toAsync() {
+      return (context, request) -> Maybe.fromOptional(call(context, request));
+    }
+  }
+
+  /** ADK for Java's synchronous {@link AfterModelCallback}. */
+  @FunctionalInterface
+  public interface AfterModelCallbackSync {
+    Optional<LlmResponse> call(CallbackContext context, LlmResponse response);
+
+    /** This callback as an {@link AfterModelCallback}. */
+    default AfterModelCallback toAsync() {
+      return (context, response) -> Maybe.fromOptional(call(context, response));
+    }
+  }
+
   /** Before a tool runs; a returned map is used as the tool's response instead of running it. */
   @FunctionalInterface
   public interface BeforeToolCallback {
@@ -86,6 +112,36 @@ public final class Callbacks {
   public interface AfterToolCallback {
     Maybe<Map<String, Object>> call(
         BaseTool tool, Map<String, Object> args, ToolContext context, Map<String, Object> response);
+  }
+
+  /** ADK for Java's synchronous before-tool callback (its shape, with the invocation). */
+  @FunctionalInterface
+  public interface BeforeToolCallbackSync {
+    Optional<Map<String, Object>> call(
+        InvocationContext invocation, BaseTool tool, Map<String, Object> args, ToolContext context);
+
+    /** This callback as a {@link BeforeToolCallback}. */
+    default BeforeToolCallback toAsync() {
+      return (tool, args, context) ->
+          Maybe.fromOptional(call(context.invocationContext(), tool, args, context));
+    }
+  }
+
+  /** ADK for Java's synchronous after-tool callback (its shape, with the invocation). */
+  @FunctionalInterface
+  public interface AfterToolCallbackSync {
+    Optional<Map<String, Object>> call(
+        InvocationContext invocation,
+        BaseTool tool,
+        Map<String, Object> args,
+        ToolContext context,
+        Object response);
+
+    /** This callback as an {@link AfterToolCallback}. */
+    default AfterToolCallback toAsync() {
+      return (tool, args, context, response) ->
+          Maybe.fromOptional(call(context.invocationContext(), tool, args, context, response));
+    }
   }
 
   /**

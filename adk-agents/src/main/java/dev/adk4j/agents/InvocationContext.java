@@ -147,8 +147,8 @@ public final class InvocationContext {
     return sessionService;
   }
 
-  public Optional<BaseArtifactService> artifactService() {
-    return Optional.ofNullable(artifactService);
+  public @Nullable BaseArtifactService artifactService() {
+    return artifactService;
   }
 
   /**

@@ -230,6 +230,55 @@ public final class LlmAgent extends BaseAgent {
   }
 
   /**
+   * The instruction as ADK for Java answers it: an {@link Instruction.Static} holding the template
+   * (empty when none was set), or an {@link Instruction.Provider} for one given as a function.
+   */
+  public Instruction instruction() {
+    return asInstruction(instruction, instructionProvider);
+  }
+
+  /** The global instruction, as {@link #instruction()} answers the instruction. */
+  public Instruction globalInstruction() {
+    return asInstruction(globalInstruction, globalInstructionProvider);
+  }
+
+  private static Instruction asInstruction(
+      @Nullable String template, @Nullable InstructionProvider provider) {
+    if (provider instanceof Instruction given) {
+      return given;
+    }
+    if (provider != null) {
+      return new Instruction.Provider(provider::getInstruction);
+    }
+    return new Instruction.Static(template == null ? "" : template);
+  }
+
+  /** ADK for Java's name for this agent's tools, as a {@code Flowable} (toolsets not included). */
+  public Flowable<BaseTool> canonicalTools() {
+    return Flowable.fromIterable(tools);
+  }
+
+  /** ADK for Java's name for the before-model callbacks, in the order they run. */
+  public List<Callbacks.BeforeModelCallback> canonicalBeforeModelCallbacks() {
+    return beforeModelCallbacks;
+  }
+
+  /** ADK for Java's name for the after-model callbacks, in the order they run. */
+  public List<Callbacks.AfterModelCallback> canonicalAfterModelCallbacks() {
+    return afterModelCallbacks;
+  }
+
+  /** ADK for Java's name for the before-tool callbacks, in the order they run. */
+  public List<Callbacks.BeforeToolCallback> canonicalBeforeToolCallbacks() {
+    return beforeToolCallbacks;
+  }
+
+  /** ADK for Java's name for the after-tool callbacks, in the order they run. */
+  public List<Callbacks.AfterToolCallback> canonicalAfterToolCallbacks() {
+    return afterToolCallbacks;
+  }
+
+  /**
    * The instruction rendered for {@code context}: templated, or from the provider as is. The
    * provider (and the templating) get a read-only view of {@code context} even when it is a {@link
    * CallbackContext}: they read state and artifacts, and a write is refused.
@@ -539,6 +588,26 @@ public final class LlmAgent extends BaseAgent {
     /** ADK's after-tool callback shape, which also receives the invocation context. */
     public Builder afterToolCallback(Callbacks.AfterToolCallbackWithInvocation callback) {
       return afterToolCallback(Objects.requireNonNull(callback, "callback").toAfterToolCallback());
+    }
+
+    /** ADK for Java's spelling: adds a synchronous before-model callback (see the guide). */
+    public Builder beforeModelCallbackSync(Callbacks.BeforeModelCallbackSync callback) {
+      return beforeModelCallback(Objects.requireNonNull(callback, "callback").toAsync());
+    }
+
+    /** ADK for Java's spelling: adds a synchronous after-model callback. */
+    public Builder afterModelCallbackSync(Callbacks.AfterModelCallbackSync callback) {
+      return afterModelCallback(Objects.requireNonNull(callback, "callback").toAsync());
+    }
+
+    /** ADK for Java's spelling: adds a synchronous before-tool callback. */
+    public Builder beforeToolCallbackSync(Callbacks.BeforeToolCallbackSync callback) {
+      return beforeToolCallback(Objects.requireNonNull(callback, "callback").toAsync());
+    }
+
+    /** ADK for Java's spelling: adds a synchronous after-tool callback. */
+    public Builder afterToolCallbackSync(Callbacks.AfterToolCallbackSync callback) {
+      return afterToolCallback(Objects.requireNonNull(callback, "callback").toAsync());
     }
 
     @Override

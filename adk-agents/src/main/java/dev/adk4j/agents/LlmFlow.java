@@ -161,7 +161,9 @@ final class LlmFlow {
                 responses.add(r);
               }
             });
-      } catch (RuntimeException modelError) {
+      } catch (Exception modelError) {
+        // A model's Flowable may fail with a checked exception (an IOException of its HTTP
+        // client): the plugins see it as it is, as in ADK; if none recovers, it is a model error.
         Telemetry.fail(modelSpan, modelError);
         LlmResponse recovered = null;
         for (BasePlugin p : ctx.plugins()) {
@@ -171,7 +173,18 @@ final class LlmFlow {
           }
         }
         if (recovered == null) {
-          throw modelError;
+          if (modelError instanceof RuntimeException unchecked) {
+            throw unchecked;
+          }
+          throw new LlmException(
+              llm.model(),
+              0,
+              llm.model()
+                  + " failed: "
+                  + modelError.getClass().getSimpleName()
+                  + ": "
+                  + modelError.getMessage(),
+              modelError);
         }
         responses.add(recovered);
       } finally {

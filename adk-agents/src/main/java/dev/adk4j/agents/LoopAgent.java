@@ -1,16 +1,21 @@
 package dev.adk4j.agents;
 
 import dev.adk4j.events.Event;
-import io.reactivex.rxjava3.core.BackpressureStrategy;
 import io.reactivex.rxjava3.core.Flowable;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.jspecify.annotations.Nullable;
 
 /**
  * Runs its sub-agents in order, again and again, until one of their events escalates ({@code
  * EventActions.escalate}), the invocation ends, or {@code maxIterations} rounds have run (no limit
- * when unset). A sub-agent skipped by its before-agent callback does not stop the loop; the
- * callback can escalate through {@link CallbackContext#setActions}.
+ * when unset). As in ADK for Java, the escalating event is the last one of the loop: the sub-agent
+ * that emitted it is stopped there, the rest of the round does not run, and an enclosing loop or
+ * parallel agent stops too (a {@link SequentialAgent} around it goes on with its next sub-agent).
+ * Rounds run as the subscriber reads their events, so an unbounded loop read lazily ({@code
+ * blockingIterable()}, {@code take(n)}) runs only as far as it is read. A sub-agent skipped by its
+ * before-agent callback does not stop the loop; the callback can escalate through {@link
+ * CallbackContext#setActions}.
  *
  * <p>A sub-agent that pauses the invocation (on a long-running call or a confirmation request, see
  * {@code LongRunningFunctionTool}) stops the loop too. The message that resumes the invocation runs
@@ -36,40 +41,45 @@ public final class LoopAgent extends BaseAgent {
 
   @Override
   protected Flowable<Event> runAsyncImpl(InvocationContext context) {
-    return Flowable.create(
-        emitter -> {
-          try {
-            int round = 0;
-            boolean stop = subAgents().isEmpty();
-            while (!stop && (maxIterations == null || round < maxIterations)) {
-              round++;
-              for (BaseAgent sub : subAgents()) {
-                if (emitter.isCancelled() || context.endInvocation()) {
-                  stop = true;
-                  break;
-                }
-                AtomicBoolean escalated = new AtomicBoolean();
-                Flows.forEach(
-                    sub.runAsync(context),
-                    e -> {
-                      if (e.actions().escalate().orElse(false)
-                          || e.hasPendingLongRunningToolCall()) {
-                        escalated.set(true);
-                      }
-                      Flows.emit(emitter, e);
-                    });
-                if (escalated.get()) {
-                  stop = true;
-                  break;
-                }
-              }
-            }
-            emitter.onComplete();
-          } catch (Throwable t) {
-            emitter.tryOnError(t);
-          }
-        },
-        BackpressureStrategy.BUFFER);
+    if (subAgents().isEmpty()) {
+      return Flowable.empty();
+    }
+    // Composed, not a loop on the subscriber's thread: a round runs when the subscriber asks for
+    // its events, so a loop without maxIterations read through blockingIterable() (or taken
+    // with take(n)) produces only what is read.
+    return Flowable.defer(
+        () -> {
+          AtomicBoolean stop = new AtomicBoolean();
+          AtomicInteger rounds = new AtomicInteger();
+          Flowable<Event> round =
+              Flowable.fromIterable(subAgents())
+                  .concatMap(
+                      sub ->
+                          Flowable.defer(
+                              () ->
+                                  stop.get() || context.endInvocation()
+                                      ? Flowable.<Event>empty()
+                                      : sub.runAsync(context)
+                                          // As in ADK: the escalating event is the sub-agent's
+                                          // last; nothing after it runs.
+                                          .takeUntil(LoopAgent::escalates)
+                                          .doOnNext(
+                                              e -> {
+                                                if (escalates(e)
+                                                    || e.hasPendingLongRunningToolCall()) {
+                                                  stop.set(true);
+                                                }
+                                              })));
+          return round.repeatUntil(
+              () ->
+                  stop.get()
+                      || context.endInvocation()
+                      || (maxIterations != null && rounds.incrementAndGet() >= maxIterations));
+        });
+  }
+
+  static boolean escalates(Event e) {
+    return e.actions().escalate().orElse(false);
   }
 
   /** Builds a {@link LoopAgent}. */

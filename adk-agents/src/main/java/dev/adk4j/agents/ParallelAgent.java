@@ -15,6 +15,11 @@ import java.util.StringJoiner;
  * Each child's branch is the agent path from the root, {@code parent.child} (nested parallel agents
  * give {@code outer.inner.child}), so a child's model sees only its own branch's history. Events of
  * all children are emitted as they come, each already stored.
+ *
+ * <p>As in ADK for Java, an event that escalates ({@code EventActions.escalate}) ends the parallel
+ * agent: it is emitted, then the other children are cancelled (a child stops at its next step: a
+ * model call or tool call already running finishes, and what it stored stays stored, but nothing
+ * more is emitted). An enclosing {@link LoopAgent} then stops too.
  */
 public final class ParallelAgent extends BaseAgent {
   private final Scheduler scheduler;
@@ -36,7 +41,9 @@ public final class ParallelAgent extends BaseAgent {
       InvocationContext branchContext = context.withBranch(pathOf(sub));
       runs.add(sub.runAsync(branchContext).subscribeOn(scheduler));
     }
-    return Flowable.merge(runs);
+    // As in ADK: an escalating event is the last of the parallel agent; the other branches are
+    // cancelled (each stops at its next step; what it stored before stays stored).
+    return Flowable.merge(runs).takeUntil(LoopAgent::escalates);
   }
 
   /** The agent path of {@code agent} from the root of its tree, dot-separated. */

@@ -100,8 +100,7 @@ public class ReadonlyContext {
     } catch (IllegalArgumentException e) {
       return Maybe.error(e);
     }
-    return invocationContext
-        .artifactService()
+    return Optional.ofNullable(invocationContext.artifactService())
         .map(
             a ->
                 a.loadArtifact(
@@ -130,8 +129,7 @@ public class ReadonlyContext {
    * Java's {@code CallbackContext.listArtifacts()} gives them.
    */
   public Single<List<String>> listArtifacts() {
-    return invocationContext
-        .artifactService()
+    return Optional.ofNullable(invocationContext.artifactService())
         .map(
             a ->
                 a.listArtifactKeys(

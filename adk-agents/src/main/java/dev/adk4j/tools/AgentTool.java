@@ -75,9 +75,35 @@ public class AgentTool extends BaseTool {
   private final boolean skipSummarization;
 
   protected AgentTool(BaseAgent agent, boolean skipSummarization) {
-    super(Objects.requireNonNull(agent, "agent").name(), agent.description());
+    super(functionName(Objects.requireNonNull(agent, "agent").name()), agent.description());
     this.agent = agent;
     this.skipSummarization = skipSummarization;
+  }
+
+  /**
+   * The function name a model sees for an agent: the agent's name where it is one a model accepts
+   * (letters, digits, {@code _ . -}, starting with a letter or underscore), else the name with
+   * every other character replaced by {@code _} and, if it starts with a digit, {@code _} in front
+   * ({@code "test agent"} is called as {@code test_agent}).
+   */
+  static String functionName(String agentName) {
+    StringBuilder sb = new StringBuilder(agentName.length() + 1);
+    for (int i = 0; i < agentName.length(); i++) {
+      char c = agentName.charAt(i);
+      boolean ok =
+          (c >= 'a' && c <= 'z')
+              || (c >= 'A' && c <= 'Z')
+              || (c >= '0' && c <= '9')
+              || c == '_'
+              || c == '.'
+              || c == '-';
+      sb.append(ok ? c : '_');
+    }
+    char first = sb.charAt(0);
+    if (!((first >= 'a' && first <= 'z') || (first >= 'A' && first <= 'Z') || first == '_')) {
+      sb.insert(0, '_');
+    }
+    return sb.toString();
   }
 
   /** A tool that runs {@code agent}; the caller's model summarizes its answer. */
@@ -169,7 +195,7 @@ public class AgentTool extends BaseTool {
     InvocationContext childContext =
         InvocationContext.builder()
             .sessionService(childSessions)
-            .artifactService(caller.artifactService().orElse(null))
+            .artifactService(caller.artifactService())
             .agent(agent)
             .session(child)
             .userContent(message)

@@ -1,12 +1,16 @@
 package dev.adk4j.tools;
 
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.google.genai.types.FunctionDeclaration;
+import dev.adk4j.internal.Json;
 import dev.adk4j.models.LlmRequest;
 import io.reactivex.rxjava3.core.Completable;
 import io.reactivex.rxjava3.core.Single;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * A tool a model may call. Subclass it for hand-written tools; {@link FunctionTool} wraps a Java
@@ -19,6 +23,9 @@ import java.util.Optional;
  * through its {@link ToolContext} are discarded.
  */
 public abstract class BaseTool {
+  /** Converts the arguments of ADK's typed {@code runAsync} overloads; never handed out. */
+  private static final ObjectMapper ARGS_MAPPER = Json.newMapper();
+
   private final String name;
   private final String description;
   private final boolean longRunning;
@@ -70,6 +77,56 @@ public abstract class BaseTool {
    */
   public abstract Single<Map<String, Object>> runAsync(
       Map<String, Object> args, ToolContext context);
+
+  /**
+   * ADK for Java's typed call: {@code args} (a record, a bean, a map) converted to a JSON object,
+   * then {@link #runAsync(Map, ToolContext)}.
+   */
+  public final <T> Single<Map<String, Object>> runAsync(T args, ToolContext toolContext) {
+    return runAsync(args, toolContext, ARGS_MAPPER);
+  }
+
+  /** {@link #runAsync(Object, ToolContext)} converting {@code args} with {@code objectMapper}. */
+  public final <T> Single<Map<String, Object>> runAsync(
+      T args, ToolContext toolContext, ObjectMapper objectMapper) {
+    return typed(args, toolContext, objectMapper, out -> out);
+  }
+
+  /** A typed call whose response is converted to {@code type}. */
+  public final <I, O> Single<O> runAsync(I args, ToolContext toolContext, Class<? extends O> type) {
+    return runAsync(args, toolContext, ARGS_MAPPER, type);
+  }
+
+  /** A typed call whose response is converted to {@code type}. */
+  public final <I, O> Single<O> runAsync(
+      I args, ToolContext toolContext, TypeReference<? extends O> type) {
+    return runAsync(args, toolContext, ARGS_MAPPER, type);
+  }
+
+  /** A typed call converting both ways with {@code objectMapper}. */
+  public final <I, O> Single<O> runAsync(
+      I args, ToolContext toolContext, ObjectMapper objectMapper, Class<? extends O> type) {
+    return typed(args, toolContext, objectMapper, out -> objectMapper.convertValue(out, type));
+  }
+
+  /** A typed call converting both ways with {@code objectMapper}. */
+  public final <I, O> Single<O> runAsync(
+      I args, ToolContext toolContext, ObjectMapper objectMapper, TypeReference<? extends O> type) {
+    return typed(args, toolContext, objectMapper, out -> objectMapper.convertValue(out, type));
+  }
+
+  private <I, O> Single<O> typed(
+      I args,
+      ToolContext toolContext,
+      ObjectMapper objectMapper,
+      Function<Map<String, Object>, O> convert) {
+    return Single.defer(
+            () ->
+                Single.just(
+                    objectMapper.convertValue(args, new TypeReference<Map<String, Object>>() {})))
+        .flatMap(map -> runAsync(map, toolContext))
+        .map(convert::apply);
+  }
 
   /**
    * Changes the request before it goes to the model, each time the agent builds one (after its

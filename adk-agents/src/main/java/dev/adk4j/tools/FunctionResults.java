@@ -46,7 +46,17 @@ final class FunctionResults {
    * event gives back), as an object or wrapped as {@code {"result": value}}.
    */
   static Map<String, Object> toResponse(Optional<Object> result) {
-    Object value = result.orElse(null);
+    if (result.isEmpty()) {
+      // As ADK for Java: null, void, an empty Maybe or Optional, a Completable answer {}.
+      return new LinkedHashMap<>();
+    }
+    Object value = result.get();
+    if (value instanceof Optional<?> optional) {
+      if (optional.isEmpty()) {
+        return new LinkedHashMap<>();
+      }
+      value = optional.get();
+    }
     Object json = plain(value, 0);
     if (json == NOT_PLAIN) {
       json = roundTrip(value);

@@ -48,11 +48,12 @@ import org.jspecify.annotations.Nullable;
  *
  * <ul>
  *   <li>a {@code Single}, {@code Maybe}, {@code Completable} or {@code CompletionStage} is awaited
- *       and its value mapped as below (empty or none: {@code null});
+ *       and its value mapped as below;
+ *   <li>{@code null}, nothing ({@code void}, a {@code Completable}, an empty {@code Maybe} or
+ *       {@code Optional}) is the empty object {@code {}}, as in ADK for Java;
  *   <li>a {@link Map}, record or other object Jackson writes as a JSON object becomes that object,
  *       as a {@code Map<String, Object>} of JSON values;
- *   <li>anything else (a string, number, boolean, list, {@code null}, or nothing for {@code void})
- *       is wrapped as {@code {"result": value}}.
+ *   <li>anything else (a string, number, boolean, list) is wrapped as {@code {"result": value}}.
  * </ul>
  *
  * <p>The model sees every failure as an error response, never as a failed invocation: a missing

@@ -47,6 +47,14 @@ final class AgentHarness {
 
   /** Runs {@code root} with {@code runConfig} on the user message {@code text}. */
   List<Event> run(BaseAgent root, String text, RunConfig runConfig) {
+    return root.runAsync(start(root, text, runConfig)).toList().blockingGet();
+  }
+
+  /**
+   * Starts an invocation of {@code root} on the user message {@code text} (stored) and returns its
+   * context, for a test that subscribes to {@code root.runAsync(ctx)} itself.
+   */
+  InvocationContext start(BaseAgent root, String text, RunConfig runConfig) {
     InvocationContext ctx =
         InvocationContext.builder()
             .sessionService(sessions)
@@ -63,7 +71,7 @@ final class AgentHarness {
             .author("user")
             .content(Contents.user(text))
             .build());
-    return root.runAsync(ctx).toList().blockingGet();
+    return ctx;
   }
 
   /** The context of the last invocation run. */

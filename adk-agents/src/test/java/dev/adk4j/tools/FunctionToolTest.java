@@ -286,7 +286,7 @@ class FunctionToolTest {
     assertThat(call("returns", Map.of("kind", "boolean"))).containsExactly(entry("result", true));
     assertThat(call("returns", Map.of("kind", "list")))
         .containsExactly(entry("result", List.of(1, "two", Map.of("three", 3))));
-    assertThat(call("returns", Map.of("kind", "null"))).containsExactly(entry("result", null));
+    assertThat(call("returns", Map.of("kind", "null"))).isEmpty(); // {} as in ADK
     assertThat(call("returns", Map.of("kind", "record")))
         .containsExactly(entry("title", "report"), entry("count", 3));
     assertThat(call("returns", Map.of("kind", "map")))
@@ -306,8 +306,8 @@ class FunctionToolTest {
   }
 
   @Test
-  void runAsync_voidMethod_resultIsNull() {
-    assertThat(call("nothing", null)).containsExactly(entry("result", null));
+  void runAsync_voidMethod_resultIsEmptyObject_asInAdk() {
+    assertThat(call("nothing", null)).isEmpty();
     assertThat(recorder.calls).containsExactly("nothing");
   }
 
@@ -320,8 +320,8 @@ class FunctionToolTest {
   @Test
   void runAsync_maybeCompletableAndFutureResults_areUnwrapped() {
     assertThat(call("maybe", Map.of("present", true))).containsExactly(entry("result", "here"));
-    assertThat(call("maybe", Map.of("present", false))).containsExactly(entry("result", null));
-    assertThat(call("completable", Map.of())).containsExactly(entry("result", null));
+    assertThat(call("maybe", Map.of("present", false))).isEmpty();
+    assertThat(call("completable", Map.of())).isEmpty();
     assertThat(call("future", Map.of("x", 21))).containsExactly(entry("result", 42));
   }
 

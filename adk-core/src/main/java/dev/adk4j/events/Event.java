@@ -181,20 +181,13 @@ public final class Event {
   }
 
   /**
-   * Whether one of this event's function calls is long-running (see {@link #longRunningToolIds()}),
-   * so the invocation paused on it.
+   * Whether this event names a long-running call ({@link #longRunningToolIds()} is present and not
+   * empty), so the invocation paused on it. As in ADK for Java, the ids are not checked against the
+   * event's own function calls: an event the flow builds names only its own calls.
    */
   @JsonIgnore
   public boolean hasPendingLongRunningToolCall() {
-    if (longRunningToolIds == null) {
-      return false;
-    }
-    for (FunctionCall call : functionCalls()) {
-      if (call.id().isPresent() && longRunningToolIds.contains(call.id().get())) {
-        return true;
-      }
-    }
-    return false;
+    return longRunningToolIds != null && !longRunningToolIds.isEmpty();
   }
 
   /** The function calls in the content, in order. */

@@ -58,6 +58,19 @@ public final class LlmRequest {
     return Optional.ofNullable(systemInstruction);
   }
 
+  /**
+   * ADK for Java's spelling: the system instruction texts, one here (adk4j joins the agent's
+   * instructions into one text), none if there is no system instruction.
+   */
+  public List<String> getSystemInstructions() {
+    return systemInstruction == null ? List.of() : List.of(systemInstruction);
+  }
+
+  /** ADK for Java's spelling of {@link #systemInstruction()}. */
+  public Optional<String> getFirstSystemInstruction() {
+    return systemInstruction();
+  }
+
   /** The declarations of the tools the model may call. */
   public List<FunctionDeclaration> functionDeclarations() {
     return functionDeclarations;

@@ -10,9 +10,13 @@ import java.util.List;
 /** A {@link Runner} over fresh in-memory session, artifact and memory services. */
 public class InMemoryRunner extends Runner {
 
-  /** A runner for {@code agent} in the app {@code InMemoryRunner}. */
+  /**
+   * A runner for {@code agent} in the app named after the agent ({@code agent.name()}), as ADK for
+   * Java 1.8.0 names it, so sessions a program creates with {@code runner.appName()} or with the
+   * agent's name are the ones the runner finds.
+   */
   public InMemoryRunner(BaseAgent agent) {
-    this(agent, "InMemoryRunner");
+    this(agent, agent.name());
   }
 
   public InMemoryRunner(BaseAgent agent, String appName) {

@@ -6,6 +6,7 @@ import io.reactivex.rxjava3.core.Maybe;
 import io.reactivex.rxjava3.core.Single;
 import java.util.List;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Stores versioned artifacts ({@link Part}s: text or bytes) per app, user, session and file name.
@@ -28,6 +29,18 @@ public interface BaseArtifactService {
   default Maybe<Part> loadArtifact(
       String appName, String userId, String sessionId, String filename) {
     return loadArtifact(appName, userId, sessionId, filename, Optional.empty());
+  }
+
+  /** ADK for Java's spelling: loads version {@code version} of {@code filename}. */
+  default Maybe<Part> loadArtifact(
+      String appName, String userId, String sessionId, String filename, int version) {
+    return loadArtifact(appName, userId, sessionId, filename, Optional.of(version));
+  }
+
+  /** ADK for Java's spelling: a null {@code version} loads the latest. */
+  default Maybe<Part> loadArtifact(
+      String appName, String userId, String sessionId, String filename, @Nullable Integer version) {
+    return loadArtifact(appName, userId, sessionId, filename, Optional.ofNullable(version));
   }
 
   /** The file names of the session's artifacts and the user's, sorted. */

@@ -51,8 +51,8 @@ public final class Session {
   private Session(Builder b) {
     this(
         requireText(b.id, "id"),
-        requireText(b.appName, "appName"),
-        requireText(b.userId, "userId"),
+        b.appName == null ? "" : b.appName,
+        b.userId == null ? "" : b.userId,
         new ConcurrentHashMap<>(b.state), // the builder's map holds no null values
         b.events.snapshot(),
         b.lastUpdateTime != null ? b.lastUpdateTime : Instant.EPOCH,
@@ -82,7 +82,11 @@ public final class Session {
     this.revision = revision;
   }
 
-  /** A builder for a session with {@code id}; used by session services and tests. */
+  /**
+   * A builder for a session with {@code id}; used by session services and tests. As in ADK for
+   * Java, the app name and user id may be left unset: they read as the empty string (ADK: {@code
+   * null}), and a session service refuses to append to such a session, naming the missing field.
+   */
   public static Builder builder(String id) {
     return new Builder().id(id);
   }
