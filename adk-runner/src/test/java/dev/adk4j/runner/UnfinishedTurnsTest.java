@@ -45,6 +45,25 @@ class UnfinishedTurnsTest {
         .build();
   }
 
+  /** {@code real}, except that appending an event {@code fails} accepts fails as a full disk. */
+  private static BaseSessionService failingAppends(
+      BaseSessionService real, java.util.function.Predicate<Event> fails) {
+    return (BaseSessionService)
+        Proxy.newProxyInstance(
+            UnfinishedTurnsTest.class.getClassLoader(),
+            new Class<?>[] {BaseSessionService.class},
+            (proxy, method, args) -> {
+              if (method.getName().equals("appendEvent") && fails.test((Event) args[1])) {
+                return Single.error(new SessionException("injected: the disk is full"));
+              }
+              try {
+                return method.invoke(real, args);
+              } catch (InvocationTargetException e) {
+                throw e.getCause();
+              }
+            });
+  }
+
   @Test
   void aTurnThatStoppedAfterItsToolResponses_isClosedByTheNextTurn() {
     InMemorySessionService sessions = new InMemorySessionService();
@@ -106,22 +125,7 @@ class UnfinishedTurnsTest {
     real.createSession(APP, "u", null, "s").blockingGet();
     AtomicBoolean failed = new AtomicBoolean();
     BaseSessionService failingOnce =
-        (BaseSessionService)
-            Proxy.newProxyInstance(
-                getClass().getClassLoader(),
-                new Class<?>[] {BaseSessionService.class},
-                (proxy, method, args) -> {
-                  if (method.getName().equals("appendEvent")
-                      && "user".equals(((Event) args[1]).author())
-                      && failed.compareAndSet(false, true)) {
-                    return Single.error(new SessionException("injected: the disk is full"));
-                  }
-                  try {
-                    return method.invoke(real, args);
-                  } catch (InvocationTargetException e) {
-                    throw e.getCause();
-                  }
-                });
+        failingAppends(real, e -> "user".equals(e.author()) && failed.compareAndSet(false, true));
     Runner runner =
         new Runner(
             agent(ScriptedLlm.builder().thenText("first").thenText("second").build()),
@@ -148,22 +152,7 @@ class UnfinishedTurnsTest {
     // The store takes the user's message, then fails under every other append of the turn: its
     // answer, and the error event that would close it.
     BaseSessionService failing =
-        (BaseSessionService)
-            Proxy.newProxyInstance(
-                getClass().getClassLoader(),
-                new Class<?>[] {BaseSessionService.class},
-                (proxy, method, args) -> {
-                  if (method.getName().equals("appendEvent")
-                      && !"user".equals(((Event) args[1]).author())
-                      && storeFails.get()) {
-                    return Single.error(new SessionException("injected: the disk is full"));
-                  }
-                  try {
-                    return method.invoke(real, args);
-                  } catch (InvocationTargetException e) {
-                    throw e.getCause();
-                  }
-                });
+        failingAppends(real, e -> !"user".equals(e.author()) && storeFails.get());
     Runner runner =
         new Runner(
             agent(ScriptedLlm.builder().thenText("lost").thenText("second").build()),

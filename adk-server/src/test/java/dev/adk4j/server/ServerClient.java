@@ -89,6 +89,29 @@ final class ServerClient {
     return d.asText();
   }
 
+  /**
+   * Sends {@code POST /run_sse} with {@code body} over a raw socket (so that a test can read the
+   * stream line by line, or hang up in the middle) and returns the response's reader.
+   */
+  static java.io.BufferedReader postRunSse(java.net.Socket socket, int port, String body)
+      throws java.io.IOException {
+    byte[] bytes = body.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    java.io.OutputStream out = socket.getOutputStream();
+    out.write(
+        ("POST /run_sse HTTP/1.1\r\nHost: 127.0.0.1:"
+                + port
+                + "\r\nContent-Type: application/json\r\nAccept: text/event-stream\r\n"
+                + "Content-Length: "
+                + bytes.length
+                + "\r\n\r\n")
+            .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+    out.write(bytes);
+    out.flush();
+    return new java.io.BufferedReader(
+        new java.io.InputStreamReader(
+            socket.getInputStream(), java.nio.charset.StandardCharsets.UTF_8));
+  }
+
   static String runBody(String app, String user, String session, String text, boolean streaming) {
     return "{\"appName\":\""
         + app

@@ -14,10 +14,7 @@ import dev.adk4j.tools.Annotations.Schema;
 import dev.adk4j.tools.FunctionTool;
 import io.reactivex.rxjava3.core.Flowable;
 import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.io.OutputStream;
 import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -65,23 +62,9 @@ class SseDisconnectTest {
   /** Sends a run over a raw socket, reads up to the first data frame, then closes the socket. */
   private void runAndHangUp(String text) throws Exception {
     String body = ServerClient.runBody("app", "u", "s", text, true);
-    byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
     try (Socket socket = new Socket(server.url().getHost(), server.port())) {
       socket.setSoTimeout(20_000);
-      OutputStream out = socket.getOutputStream();
-      out.write(
-          ("POST /run_sse HTTP/1.1\r\nHost: 127.0.0.1:"
-                  + server.port()
-                  + "\r\nContent-Type: application/json\r\nAccept: text/event-stream\r\n"
-                  + "Content-Length: "
-                  + bytes.length
-                  + "\r\n\r\n")
-              .getBytes(StandardCharsets.US_ASCII));
-      out.write(bytes);
-      out.flush();
-      BufferedReader in =
-          new BufferedReader(
-              new InputStreamReader(socket.getInputStream(), StandardCharsets.UTF_8));
+      BufferedReader in = ServerClient.postRunSse(socket, server.port(), body);
       assertThat(in.readLine()).startsWith("HTTP/1.1 200");
       String line;
       while ((line = in.readLine()) != null && !line.contains("data: ")) {

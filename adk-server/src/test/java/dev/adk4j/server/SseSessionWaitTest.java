@@ -7,10 +7,7 @@ import dev.adk4j.sessions.DatabaseSessionService;
 import dev.adk4j.sessions.SessionLease;
 import dev.adk4j.testing.ScriptedLlm;
 import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.io.OutputStream;
 import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -50,22 +47,9 @@ class SseSessionWaitTest {
       try (server;
           Socket socket = new Socket(server.url().getHost(), server.port())) {
         socket.setSoTimeout(30_000);
-        byte[] body =
-            ServerClient.runBody("app", "u", "s", "hello", true).getBytes(StandardCharsets.UTF_8);
-        OutputStream out = socket.getOutputStream();
-        out.write(
-            ("POST /run_sse HTTP/1.1\r\nHost: 127.0.0.1:"
-                    + server.port()
-                    + "\r\nContent-Type: application/json\r\nAccept: text/event-stream\r\n"
-                    + "Content-Length: "
-                    + body.length
-                    + "\r\n\r\n")
-                .getBytes(StandardCharsets.US_ASCII));
-        out.write(body);
-        out.flush();
         BufferedReader in =
-            new BufferedReader(
-                new InputStreamReader(socket.getInputStream(), StandardCharsets.UTF_8));
+            ServerClient.postRunSse(
+                socket, server.port(), ServerClient.runBody("app", "u", "s", "hello", true));
         assertThat(in.readLine()).startsWith("HTTP/1.1 200");
         String line;
         while ((line = in.readLine()) != null && !line.startsWith(": waiting")) {

@@ -5,9 +5,9 @@ import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
- * Opens adk-sessions' package-private {@link EmbeddedPostgresExtension} (from its test-jar) to
- * adk-a2a's tests: one embedded PostgreSQL server for the whole test run, a fresh database per call
- * of {@link #newDatabase()}.
+ * Opens the package-private {@link EmbeddedPostgresExtension} to the tests of other modules
+ * (through this module's test-jar): one embedded PostgreSQL server for the whole test run of a
+ * module, a fresh database per call of {@link #newDatabase()}.
  */
 public final class SharedEmbeddedPostgres implements BeforeAllCallback {
   private final EmbeddedPostgresExtension delegate = new EmbeddedPostgresExtension();
