@@ -111,7 +111,8 @@ public final class AdkServer implements AutoCloseable {
             b.authenticator,
             b.bearerToken,
             b.debug,
-            b.heartbeat);
+            b.heartbeat,
+            wait -> {});
     Map<String, ClientPolicy> policies = new LinkedHashMap<>();
     for (String app : runners.keySet()) {
       policies.put(app, b.appPolicies.getOrDefault(app, b.clientPolicy));
@@ -154,6 +155,22 @@ public final class AdkServer implements AutoCloseable {
       BaseArtifactService artifacts,
       ClientPolicy policy,
       boolean debug) {
+    return handler(runners, sessions, artifacts, policy, debug, wait -> {});
+  }
+
+  /**
+   * {@link #handler(Map, BaseSessionService, BaseArtifactService, ClientPolicy, boolean)}, telling
+   * {@code onSessionWait} whenever a run has to wait for its session (another turn holds it): the
+   * Spring Boot starter counts these waits.
+   */
+  public static com.sun.net.httpserver.HttpHandler handler(
+      Map<String, Runner> runners,
+      BaseSessionService sessions,
+      BaseArtifactService artifacts,
+      ClientPolicy policy,
+      boolean debug,
+      java.util.function.Consumer<dev.adk4j.sessions.SessionWait> onSessionWait) {
+    Objects.requireNonNull(onSessionWait, "onSessionWait");
     Objects.requireNonNull(sessions, "sessions");
     Objects.requireNonNull(artifacts, "artifacts");
     Objects.requireNonNull(policy, "policy");
@@ -170,7 +187,8 @@ public final class AdkServer implements AutoCloseable {
             null,
             null,
             debug,
-            Duration.ofSeconds(1));
+            Duration.ofSeconds(1),
+            onSessionWait);
     return new Routes(
         Collections.unmodifiableMap(new LinkedHashMap<>(runners)),
         Map.copyOf(policies),

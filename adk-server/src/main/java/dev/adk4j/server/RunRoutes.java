@@ -175,7 +175,7 @@ final class RunRoutes {
         RunConfig.builder()
             .streamingMode(
                 run.streaming() ? RunConfig.StreamingMode.SSE : RunConfig.StreamingMode.NONE)
-            .sessionWaitListener(onWait)
+            .sessionWaitListener(onWait.andThen(config.onSessionWait()))
             .build();
     return apps.runner(run.appName()).runAsync(run.userId(), run.sessionId(), message, cfg, delta);
   }

@@ -13,4 +13,5 @@ record ServerConfig(
     AdkServer.@Nullable Authenticator authenticator,
     @Nullable String bearerToken,
     boolean debug,
-    Duration heartbeat) {}
+    Duration heartbeat,
+    java.util.function.Consumer<dev.adk4j.sessions.SessionWait> onSessionWait) {}

@@ -41,7 +41,8 @@ public class Adk4jWebMvcAutoConfiguration {
       AdkRunners runners,
       BaseSessionService sessions,
       BaseArtifactService artifacts,
-      Adk4jProperties properties) {
+      Adk4jProperties properties,
+      org.springframework.beans.factory.ObjectProvider<SessionWaits> waits) {
     Adk4jProperties.Server s = properties.getServer();
     AdkServer.ClientPolicy policy =
         AdkServer.ClientPolicy.defaults()
@@ -51,7 +52,13 @@ public class Adk4jWebMvcAutoConfiguration {
     String base = AdkApiHandler.normalize(s.getBasePath());
     AdkApiHandler handler =
         new AdkApiHandler(
-            AdkServer.handler(runners.asMap(), sessions, artifacts, policy, s.isDebug()),
+            AdkServer.handler(
+                runners.asMap(),
+                sessions,
+                artifacts,
+                policy,
+                s.isDebug(),
+                wait -> waits.ifAvailable(w -> w.accept(wait))),
             base,
             s.isDevUi(),
             ClassUtils.isPresent(SPRING_SECURITY, getClass().getClassLoader()));

@@ -23,7 +23,7 @@ import java.util.concurrent.TimeUnit;
  * adk4j's Micrometer meters, recorded from the runners' plugin hooks (see {@code
  * docs/spring-boot.md} for the names and tags). Thread-safe: one instance serves every runner.
  */
-final class MetricsPlugin extends BasePlugin {
+final class MetricsPlugin extends BasePlugin implements SessionWaits {
   static final String TURNS = "adk4j.turns";
   static final String TURN_DURATION = "adk4j.turn.duration";
   static final String MODEL_CALLS = "adk4j.model.calls";
@@ -32,6 +32,7 @@ final class MetricsPlugin extends BasePlugin {
   static final String TOOL_FAILURES = "adk4j.tool.failures";
   static final String STATE_CONFLICTS = "adk4j.state.conflicts";
   static final String APPENDS = "adk4j.session.appends";
+  static final String SESSION_WAITS = "adk4j.session.waits";
 
   private final MeterRegistry registry;
   private final String backend;
@@ -44,6 +45,16 @@ final class MetricsPlugin extends BasePlugin {
     super("adk4j-metrics");
     this.registry = registry;
     this.backend = backend;
+  }
+
+  /** A run of the ADK API waited for its session: another turn held it. */
+  @Override
+  public void accept(dev.adk4j.sessions.SessionWait wait) {
+    Counter.builder(SESSION_WAITS)
+        .description("Runs that waited for their session because another turn held it")
+        .tag("app", wait.appName())
+        .register(registry)
+        .increment();
   }
 
   @Override

@@ -204,6 +204,40 @@ class AdkHttpApiTest {
   }
 
   @Test
+  void aRunWaitingForItsSession_isCounted() throws Exception {
+    assertThat(
+            call("alice", "POST", "/adk/apps/assistant/users/alice/sessions/busy", "{}")
+                .statusCode())
+        .isEqualTo(200);
+    double before = waits();
+    // Another instance's turn, as far as the API can tell: the session's lease is held.
+    dev.adk4j.sessions.SessionLease other =
+        sessions
+            .acquireLease("assistant", "alice", "busy", java.time.Duration.ofSeconds(5))
+            .blockingGet();
+    java.util.concurrent.CompletableFuture<HttpResponse<String>> run =
+        http.sendAsync(
+            request("alice", "POST", "/adk/run", runBody("assistant", "alice", "busy", "hi"))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+    long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(20);
+    while (waits() == before && System.nanoTime() < deadline) {
+      Thread.sleep(20);
+    }
+    assertThat(waits()).isEqualTo(before + 1);
+    other.close();
+    HttpResponse<String> done = run.get(30, java.util.concurrent.TimeUnit.SECONDS);
+    assertThat(done.statusCode()).isEqualTo(200);
+    assertThat(done.body()).contains("echo: hi");
+  }
+
+  private double waits() {
+    io.micrometer.core.instrument.Counter c =
+        meters.find("adk4j.session.waits").tag("app", "assistant").counter();
+    return c == null ? 0 : c.count();
+  }
+
+  @Test
   void sseFrames_reachTheClientWhileTheModelIsStillProducing() throws Exception {
     assertThat(call("bob", "POST", "/adk/apps/streamer/users/bob/sessions/s2", "{}").statusCode())
         .isEqualTo(200);
