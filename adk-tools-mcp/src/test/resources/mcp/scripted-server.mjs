@@ -117,7 +117,9 @@ if (process.env.MCP_HTTP_PORT) {
       httpAnswers.set(msg.id, res);
       handle(msg);
     });
-  }).listen(Number(process.env.MCP_HTTP_PORT), "127.0.0.1");
+  }).listen(Number(process.env.MCP_HTTP_PORT), "127.0.0.1", () =>
+    // One line on stderr once the port accepts connections, for a caller to wait on.
+    process.stderr.write("listening\n"));
 } else {
   createInterface({ input: process.stdin }).on("line", (line) => {
     if (silent || line.trim() === "") {

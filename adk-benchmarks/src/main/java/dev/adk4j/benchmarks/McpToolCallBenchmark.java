@@ -9,9 +9,7 @@ import dev.adk4j.tools.FunctionTool;
 import dev.adk4j.tools.ToolContext;
 import dev.adk4j.tools.mcp.McpToolset;
 import java.io.IOException;
-import java.net.InetSocketAddress;
 import java.net.ServerSocket;
-import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -87,11 +85,10 @@ public class McpToolCallBenchmark {
         int port = freePort();
         ProcessBuilder pb =
             new ProcessBuilder("node", server().toString())
-                .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.DISCARD);
         pb.environment().put("MCP_HTTP_PORT", Integer.toString(port));
         httpServer = pb.start();
-        awaitListening(port);
+        awaitListening(httpServer, port);
         toolset = McpToolset.builder().streamableHttp("http://127.0.0.1:" + port + "/mcp").build();
         tool = find(toolset);
       }
@@ -152,15 +149,35 @@ public class McpToolCallBenchmark {
     }
   }
 
-  private static void awaitListening(int port) throws InterruptedException {
-    for (int i = 0; i < 300; i++) {
-      try (Socket s = new Socket()) {
-        s.connect(new InetSocketAddress("127.0.0.1", port), 200);
+  /**
+   * Reads the server's stderr until it says {@code listening} (the scripted server writes that line
+   * once its port accepts connections), then drains the rest on a daemon thread.
+   */
+  private static void awaitListening(Process server, int port) throws IOException {
+    java.io.BufferedReader err =
+        new java.io.BufferedReader(
+            new java.io.InputStreamReader(
+                server.getErrorStream(), java.nio.charset.StandardCharsets.UTF_8));
+    String line;
+    while ((line = err.readLine()) != null) {
+      if (line.equals("listening")) {
+        Thread drain =
+            new Thread(
+                () -> {
+                  try {
+                    while (err.readLine() != null) {
+                      // discard
+                    }
+                  } catch (IOException ignored) {
+                    // the server stopped
+                  }
+                },
+                "mcp-server-stderr");
+        drain.setDaemon(true);
+        drain.start();
         return;
-      } catch (IOException notYet) {
-        Thread.sleep(100);
       }
     }
-    throw new IllegalStateException("The MCP server did not listen on port " + port);
+    throw new IllegalStateException("The MCP server stopped before listening on port " + port);
   }
 }
