@@ -112,17 +112,7 @@ final class SessionRoutes {
     Map<String, Object> state;
     if (id == null) {
       state = Wire.map(Wire.field(body, "state"), "state");
-      JsonNode chosen = Wire.field(body, "sessionId", "session_id");
-      if (chosen != null) {
-        if (!chosen.isTextual() || chosen.asText().isBlank()) {
-          throw HttpError.invalid(
-              "string_type",
-              "'sessionId' must be a non-blank string, got " + Wire.kind(chosen),
-              "body",
-              "sessionId");
-        }
-        id = Wire.id(chosen.asText(), "sessionId", "body");
-      }
+      id = chosenSessionId(body);
     } else if (body != null && body.size() == 1 && body.has("state")) {
       state = Wire.map(body.get("state"), "state");
     } else {
@@ -143,6 +133,22 @@ final class SessionRoutes {
     sendJson(ex, 200, Wire.session(created, true));
   }
 
+  /** The {@code sessionId} a creation body chooses, checked; null when it chooses none. */
+  private static @Nullable String chosenSessionId(@Nullable ObjectNode body) {
+    JsonNode chosen = Wire.field(body, "sessionId", "session_id");
+    if (chosen == null) {
+      return null;
+    }
+    if (!chosen.isTextual() || chosen.asText().isBlank()) {
+      throw HttpError.invalid(
+          "string_type",
+          "'sessionId' must be a non-blank string, got " + Wire.kind(chosen),
+          "body",
+          "sessionId");
+    }
+    return Wire.id(chosen.asText(), "sessionId", "body");
+  }
+
   /**
    * A new session with the events a client imports (the dev UI's Import: {@code {events, state?,
    * sessionId?}}): every event is read and checked against the app's policy before anything is
@@ -154,17 +160,7 @@ final class SessionRoutes {
       throws IOException {
     AdkServer.ClientPolicy policy = apps.policy(app);
     if (id == null) {
-      JsonNode chosen = Wire.field(body, "sessionId", "session_id");
-      if (chosen != null) {
-        if (!chosen.isTextual() || chosen.asText().isBlank()) {
-          throw HttpError.invalid(
-              "string_type",
-              "'sessionId' must be a non-blank string, got " + Wire.kind(chosen),
-              "body",
-              "sessionId");
-        }
-        id = Wire.id(chosen.asText(), "sessionId", "body");
-      }
+      id = chosenSessionId(body);
     }
     JsonNode list = body.get("events");
     if (!list.isArray()) {
