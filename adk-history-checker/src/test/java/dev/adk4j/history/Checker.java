@@ -882,7 +882,17 @@ final class Checker {
           break;
         }
       }
-      Change previous = p == 0 ? null : changes.get(p - 1);
+      // The last change before the rewind that changed the value: a write of the value the key
+      // already held changes nothing, and no conditional write can tell it from no write.
+      Change previous = null;
+      Object value = null;
+      for (int i = 0; i < p; i++) {
+        Change c = changes.get(i);
+        if (!Objects.equals(value, c.value())) {
+          previous = c;
+        }
+        value = c.value();
+      }
       if (firstUndone < 0
           || previous == null
           || !previous.session().equals(session)
@@ -895,7 +905,7 @@ final class Checker {
                 + session
                 + " restored "
                 + k
-                + " although its last change before the rewind ("
+                + " although its last change of value before the rewind ("
                 + previous
                 + ") was not one of the undone events");
         continue;

@@ -441,6 +441,24 @@ class CheckerTest {
   }
 
   @Test
+  void rewindRestoringAUserKeyAnotherSessionOnlyWroteWithTheSameValue_isValid() {
+    Case c = valid();
+    c.invoke("p3-1", S0, new Step(Step.WRITE, "user:r0", "R"))
+        .ok("p3-1", "iR", none())
+        .turn(S0, "iR", "p3-1", delta("user:r0", "R"))
+        .change("u0", "user:r0", "R", "iR");
+    // Another session of u0 wrote the value the key already held: no change of value.
+    c.events.put("u0/s1", new ArrayList<>());
+    c.invoke("p4-1", "u0/s1", new Step(Step.WRITE, "user:r0", "R"))
+        .ok("p4-1", "iT", none())
+        .turn("u0/s1", "iT", "p4-1", delta("user:r0", "R"))
+        .change("u0", "user:r0", "R", "iT", "u0/s1");
+    c.invokeRewind("p3-2", S0, "iR").ok("p3-2", "iRw");
+    c.event(S0, rewind("iRw", "iR", delta("user:r0", "B"))).change("u0", "user:r0", "B", "iRw");
+    assertThat(c.check().of(Kind.REWIND_MISMATCH)).isEmpty();
+  }
+
+  @Test
   void acknowledgedRewindNotStored_isALostWrite() {
     Case c = valid();
     c.invokeRewind("p3-1", S0, "iE").ok("p3-1", "iRw");

@@ -73,8 +73,9 @@ final class Rewinds {
 
   /**
    * Restores the {@code user:} and {@code app:} keys the undone events changed, where no other
-   * event changed them since (their state history ends with one of the undone events): each gets
-   * the value of its last change before the first undone one, from any session, or is removed. The
+   * event changed them since (the last change of their state history that changed the value is one
+   * of the undone events; a write of the value a key already held changes nothing): each gets the
+   * value of its last change before the first undone one, from any session, or is removed. The
    * rewind event expects each such key to still hold its current value, so that a session changing
    * it meanwhile fails the rewind ({@code StateConflictException}) rather than being overwritten. A
    * key changed elsewhere after the undone events keeps its value (that later write wins), and so
@@ -106,7 +107,8 @@ final class Rewinds {
       } catch (UnsupportedOperationException e) {
         continue; // this service keeps no history for the key's scope: left as it is
       }
-      if (history.isEmpty() || !isUndone(history.get(history.size() - 1), session, undone)) {
+      StateChange last = lastEffective(history);
+      if (last == null || !isUndone(last, session, undone)) {
         continue; // changed elsewhere since: the later write stands
       }
       Object before = null;
@@ -121,6 +123,23 @@ final class Rewinds {
         actions.putState(key, before).expectState(key, now);
       }
     }
+  }
+
+  /**
+   * The last change of {@code history} that changed the key's value. A write of the value the key
+   * already held changes nothing: it is not a change for the rewind's rule (and no conditional
+   * write could tell it from no write at all, so the rewind's expectation could not protect it).
+   */
+  private static @Nullable StateChange lastEffective(List<StateChange> history) {
+    StateChange last = null;
+    Object value = null;
+    for (StateChange change : history) {
+      if (!Json.sameValue(value, change.value())) {
+        last = change;
+      }
+      value = change.value();
+    }
+    return last;
   }
 
   private static boolean isUndone(StateChange change, Session session, Set<String> undone) {

@@ -237,6 +237,35 @@ class RewindTest {
   }
 
   @ParameterizedTest
+  @ValueSource(strings = {"memory", "sqlite", "postgres"})
+  void rewind_restoresASharedKeyAnotherSessionOnlyWroteAgainWithTheSameValue(String backend)
+      throws Exception {
+    BaseSessionService sessions = backend(backend);
+    Session s = sessions.createSession(APP, USER, null, "s").blockingGet();
+    Session other = sessions.createSession(APP, USER, null, "other").blockingGet();
+    sessions.appendEvent(s, write("i1", Map.of("app:mode", "a"))).blockingGet();
+    sessions.appendEvent(s, write("i2", Map.of("app:mode", "c", "user:lang", "fr"))).blockingGet();
+    // After the undone turn another session writes app:mode again with the value it holds (a
+    // write that changes nothing, which no conditional write could tell from no write), and
+    // user:lang with a new value (a change, which stands).
+    sessions.appendEvent(other, write("o1", Map.of("app:mode", "c"))).blockingGet();
+    sessions.appendEvent(other, write("o2", Map.of("user:lang", "de"))).blockingGet();
+    Runner runner =
+        new Runner(
+            LlmAgent.builder().name("a").model(ScriptedLlm.builder().build()).build(),
+            APP,
+            null,
+            sessions);
+
+    Event rewind = runner.rewind(USER, "s", "i2").blockingGet();
+
+    assertThat(rewind.actions().stateDelta()).containsOnlyKeys("app:mode");
+    assertThat(sessions.getSession(APP, USER, "s").blockingGet().state())
+        .containsEntry("app:mode", "a")
+        .containsEntry("user:lang", "de");
+  }
+
+  @ParameterizedTest
   @ValueSource(strings = {"memory", "sqlite"})
   void rewind_toAnInvocationTheSessionDoesNotHave_failsNamingIt(String backend) throws Exception {
     BaseSessionService sessions = backend(backend);
