@@ -14,6 +14,7 @@ import dev.adk4j.agents.BaseAgent;
 import dev.adk4j.agents.LlmAgent;
 import dev.adk4j.agents.RunConfig;
 import dev.adk4j.events.Event;
+import dev.adk4j.runner.InvocationFailedException;
 import dev.adk4j.runner.Runner;
 import dev.adk4j.sessions.Session;
 import dev.adk4j.tools.BaseTool;
@@ -500,30 +501,48 @@ public final class A2aServer implements AutoCloseable {
     String session = contextId;
     Runnable begin =
         () -> {
+          java.util.concurrent.atomic.AtomicReference<Event> last =
+              new java.util.concurrent.atomic.AtomicReference<>();
           Disposable invocation =
               runner
                   .runAsync(
                       userId, session, input, RunConfig.builder().autoCreateSession(true).build())
                   .subscribe(
-                      t::onEvent,
-                      error -> {
-                        log.warn(
-                            "Agent '{}' failed A2A task {} of context {}",
-                            runner.agent().name(),
-                            t.id,
-                            t.contextId,
-                            error);
-                        t.onError(
-                            "The agent '"
-                                + runner.agent().name()
-                                + "' failed: "
-                                + error.getClass().getSimpleName()
-                                + (error.getMessage() == null ? "" : ": " + error.getMessage()));
+                      e -> {
+                        last.set(e);
+                        t.onEvent(e);
                       },
-                      t::onComplete);
+                      error -> failed(t, error),
+                      () -> {
+                        // A failed invocation ends with its error event, then completes.
+                        Event e = last.get();
+                        InvocationFailedException failed =
+                            e == null ? null : InvocationFailedException.of(e).orElse(null);
+                        if (failed == null) {
+                          t.onComplete();
+                        } else {
+                          failed(t, failed.failure());
+                        }
+                      });
           t.run(invocation);
         };
     return new Turn(task, first, done, begin);
+  }
+
+  /** Ends task {@code t} as failed with {@code error}, the failure of its invocation. */
+  private void failed(ServedTask t, Throwable error) {
+    log.warn(
+        "Agent '{}' failed A2A task {} of context {}",
+        runner.agent().name(),
+        t.id,
+        t.contextId,
+        error);
+    t.onError(
+        "The agent '"
+            + runner.agent().name()
+            + "' failed: "
+            + error.getClass().getSimpleName()
+            + (error.getMessage() == null ? "" : ": " + error.getMessage()));
   }
 
   /** The long-running calls of the context's session that no message has answered yet. */

@@ -1,6 +1,7 @@
 package dev.adk4j.a2a;
 
 import static dev.adk4j.a2a.A2aFixtures.rpc;
+import static dev.adk4j.runner.InvocationFailedException.throwIfFailed;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -134,7 +135,12 @@ class A2aFaultsTest {
       Runner runner = new InMemoryRunner(remote, "app");
 
       assertThatThrownBy(
-              () -> runner.runAsync("u", "s", Contents.user("hi"), CREATE).toList().blockingGet())
+              () ->
+                  throwIfFailed(
+                      runner
+                          .runAsync("u", "s", Contents.user("hi"), CREATE)
+                          .toList()
+                          .blockingGet()))
           .isInstanceOf(A2aException.class)
           .hasMessageContaining("Remote A2A agent 'bad' at " + url)
           .hasMessageContaining("malformed A2A message: " + problem);
@@ -189,7 +195,12 @@ class A2aFaultsTest {
 
       Throwable error =
           org.assertj.core.api.Assertions.catchThrowable(
-              () -> runner.runAsync("u", "s", Contents.user("hi"), CREATE).toList().blockingGet());
+              () ->
+                  throwIfFailed(
+                      runner
+                          .runAsync("u", "s", Contents.user("hi"), CREATE)
+                          .toList()
+                          .blockingGet()));
 
       assertThat(error)
           .isInstanceOf(A2aException.class)
@@ -232,7 +243,12 @@ class A2aFaultsTest {
               ParallelAgent.builder().name("both").subAgents(agent, failing).build(), "app");
 
       assertThatThrownBy(
-              () -> runner.runAsync("u", "s", Contents.user("hi"), CREATE).toList().blockingGet())
+              () ->
+                  throwIfFailed(
+                      runner
+                          .runAsync("u", "s", Contents.user("hi"), CREATE)
+                          .toList()
+                          .blockingGet()))
           .hasMessageContaining("local failure");
       assertThat(remote.canceled().await(10, TimeUnit.SECONDS))
           .as("the remote invocation was disposed by tasks/cancel")
@@ -272,7 +288,12 @@ class A2aFaultsTest {
       Runner runner = new InMemoryRunner(agent, "app");
 
       assertThatThrownBy(
-              () -> runner.runAsync("u", "s", Contents.user("hi"), CREATE).toList().blockingGet())
+              () ->
+                  throwIfFailed(
+                      runner
+                          .runAsync("u", "s", Contents.user("hi"), CREATE)
+                          .toList()
+                          .blockingGet()))
           .isInstanceOf(A2aException.class)
           .hasMessageContaining("Remote A2A agent 'broken' at " + server.url())
           .hasMessageContaining(

@@ -2,6 +2,7 @@ package dev.adk4j.a2a;
 
 import static dev.adk4j.a2a.A2aFixtures.lastText;
 import static dev.adk4j.a2a.A2aFixtures.rpc;
+import static dev.adk4j.runner.InvocationFailedException.throwIfFailed;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -158,14 +159,15 @@ class A2aServerTest {
           RemoteA2aAgent.builder().name("r").url(server.url().toString()).build();
       assertThatThrownBy(
               () ->
-                  new InMemoryRunner(without, "l")
-                      .runAsync(
-                          "u",
-                          "s",
-                          Contents.user("x"),
-                          RunConfig.builder().autoCreateSession(true).build())
-                      .toList()
-                      .blockingGet())
+                  throwIfFailed(
+                      new InMemoryRunner(without, "l")
+                          .runAsync(
+                              "u",
+                              "s",
+                              Contents.user("x"),
+                              RunConfig.builder().autoCreateSession(true).build())
+                          .toList()
+                          .blockingGet()))
           .isInstanceOf(A2aException.class)
           .hasMessageContaining("HTTP 401")
           .hasMessageContaining(server.url().toString());

@@ -11,6 +11,7 @@ import dev.adk4j.events.Event;
 import dev.adk4j.internal.Json;
 import dev.adk4j.models.BaseLlm;
 import dev.adk4j.plugins.BasePlugin;
+import dev.adk4j.runner.InvocationFailedException;
 import dev.adk4j.runner.Runner;
 import dev.adk4j.sessions.BaseSessionService;
 import dev.adk4j.sessions.Session;
@@ -271,6 +272,7 @@ public final class EvalRunner {
               .runAsync(d.userId, d.sessionId, expected.userContent(), RunConfig.builder().build())
               .toList()
               .blockingGet();
+      InvocationFailedException.throwIfFailed(events); // the case fails with its invocation
       double seconds = (System.nanoTime() - t0) / 1e9;
       d.durations.add(seconds);
       d.actual.add(actual(expected, events, seconds, d));

@@ -9,6 +9,7 @@ import dev.adk4j.agents.RunConfig;
 import dev.adk4j.events.Event;
 import dev.adk4j.history.Workload.SessionRef;
 import dev.adk4j.models.LlmRequest;
+import dev.adk4j.runner.InvocationFailedException;
 import dev.adk4j.runner.Runner;
 import dev.adk4j.sessions.BaseSessionService;
 import dev.adk4j.sessions.DatabaseSessionConfig;
@@ -182,6 +183,10 @@ public final class Worker {
         .runAsync(session.user(), session.session(), message, runConfig)
         .blockingSubscribe(events::add, e -> error[0] = e);
     long done = System.nanoTime();
+    if (error[0] == null) { // a failed invocation ends with its error event
+      error[0] =
+          InvocationFailedException.of(events).map(InvocationFailedException::failure).orElse(null);
+    }
     // Acknowledged once the tool's own response (not an error closing the call) was stored.
     Event tool = null;
     Map<String, Object> response = Map.of();

@@ -62,12 +62,20 @@ import org.slf4j.LoggerFactory;
  * began (a model error, a callback or template error, {@code maxLlmCalls}, a state conflict), the
  * runner stores an error response for every function call of the invocation that has none, then a
  * final event whose {@code errorCode}/{@code errorMessage} say why the invocation ended, emits
- * them, and then signals the error. A turn that finds the previous invocation cut short (its
- * process died with function calls unanswered) first closes those calls the same way, with error
- * code {@code INTERRUPTED}. A run whose subscriber cancels it (disposes) stops after its current
- * step and is closed the same way, with code {@code CANCELLED}, stored but not emitted. Error
- * codes: {@code STATE_CONFLICT}, {@code LLM_CALLS_LIMIT_EXCEEDED}, {@code MODEL_ERROR}, {@code
- * INVALID_ARGUMENT}, {@code INTERNAL_ERROR}, {@code CANCELLED}.
+ * them, and <b>completes normally</b>: the failure is that last event, never an error signal, so
+ * every consumer sees every event (see "Consuming a run"). If those closing events cannot be stored
+ * (the store failed, or another turn took the session over), the final event is emitted without
+ * being stored, and the next turn closes the invocation. Only a failure before the invocation began
+ * (nothing stored or emitted: an invalid id, an unknown session, a session busy past {@link
+ * RunConfig#maxSessionWait()}, a store that cannot be read) is signalled as an error. A turn that
+ * finds the previous invocation cut short (its process died with function calls unanswered) first
+ * closes those calls the same way, with error code {@code INTERRUPTED}. A run whose subscriber
+ * cancels it (disposes) stops after its current step and is closed the same way, with code {@code
+ * CANCELLED}, stored but not emitted. Error codes: {@code STATE_CONFLICT}, {@code
+ * LLM_CALLS_LIMIT_EXCEEDED}, {@code MODEL_ERROR}, {@code INVALID_ARGUMENT}, {@code SESSION_BUSY}
+ * (the session was taken over), {@code SESSION_NOT_FOUND} (it was deleted meanwhile), {@code
+ * STORE_ERROR} (the session service failed), {@code INTERRUPTED}, {@code INTERNAL_ERROR}, {@code
+ * CANCELLED}.
  *
  * <p><b>Reads</b>: each turn reads the session's state (app, user and session keys) and revision.
  * For the events, a runner remembers those of the last {@value #CACHED_SESSIONS} sessions it served
@@ -78,11 +86,11 @@ import org.slf4j.LoggerFactory;
  * completes an interval also stores a compaction event (not emitted) before the run completes; the
  * agents' models then receive the latest summary plus the events after it.
  *
- * <p><b>Consuming a run</b>: any RxJava consumer works. RxJava's {@code blockingForEach} and {@code
- * blockingIterable} throw an error as soon as it arrives, even with events still queued; the runner
- * therefore holds its error signal until such a consumer has taken every event (or 2 s have
- * passed), so they too see every stored event before the error. {@code blockingSubscribe(onNext,
- * onError)} and {@code subscribe} always deliver every event, then the error.
+ * <p><b>Consuming a run</b>: any RxJava consumer works and sees every event of the invocation,
+ * because a failed invocation ends with its error event and normal completion. (RxJava's {@code
+ * blockingForEach} and {@code blockingIterable} throw an error signal as soon as it arrives, even
+ * with events still queued: with an error signal they could not be given every event.) A caller
+ * that wants an exception checks the last event's {@code errorCode()}.
  *
  * <p><b>Plugins</b> ({@link Builder#plugins}, {@link BasePlugin}) run for every invocation: {@code
  * onUserMessage} before the message is stored (content replaces it), {@code beforeRun} before the
@@ -368,7 +376,7 @@ public class Runner implements AutoCloseable {
                       BackpressureStrategy.BUFFER)
                   .subscribeOn(Schedulers.io());
             });
-    return new DrainBeforeError<>(work);
+    return work;
   }
 
   /**
@@ -499,8 +507,11 @@ public class Runner implements AutoCloseable {
         span.end();
       }
       // Signalled only now, with the lease released: a caller may close the service or start
-      // the next turn as soon as it sees the end of the run.
-      if (terminal == null) {
+      // the next turn as soon as it sees the end of the run. An invocation that began ends
+      // normally even when it failed: its last event says why (errorCode, errorMessage), and
+      // every consumer, RxJava's fail-fast blocking iterators included, sees all its events.
+      // Only a failure before anything was stored or emitted is signalled as an error.
+      if (terminal == null || begun) {
         emitter.onComplete();
       } else {
         emitter.tryOnError(terminal);
@@ -762,11 +773,28 @@ public class Runner implements AutoCloseable {
      * written when the session is leased to someone else (this invocation lost it).
      */
     private void end(InvocationContext ctx, Throwable failure, FlowableEmitter<Event> emitter) {
-      if (failure instanceof SessionBusyException || failure instanceof InterruptedException) {
-        return;
-      }
       if (!begun) {
         return; // nothing of this invocation is stored: there is nothing to close
+      }
+      if (failure instanceof SessionBusyException
+          || failure instanceof dev.adk4j.sessions.StaleSessionException
+          || failure instanceof InterruptedException) {
+        // The session is no longer this invocation's (another turn took it over), or its thread
+        // was told to stop: nothing more is stored, and the caller is told why in an event that
+        // is not stored.
+        String code = errorCode(failure);
+        String message = messageOf(failure);
+        log.warn(
+            "Invocation {} of agent '{}' on {} stopped ({}): {}",
+            ctx.invocationId(),
+            agent.name(),
+            dev.adk4j.sessions.SessionException.describe(appName, userId, sessionId),
+            code,
+            message);
+        List<Event> closing =
+            InvocationHistory.close(ctx, ctx.invocationId(), agent, code, message);
+        emitUnstored(ctx, closing.get(closing.size() - 1), failure, emitter);
+        return;
       }
       if (failure instanceof CancellationException) {
         // The subscriber went away: its cancellation interrupts this thread (now or in a moment),
@@ -794,7 +822,7 @@ public class Runner implements AutoCloseable {
     /** {@link #end}'s writes: the closing events, stored and emitted, then the plugins' hooks. */
     private void close(InvocationContext ctx, Throwable failure, FlowableEmitter<Event> emitter) {
       String code = errorCode(failure);
-      String message = failure.getMessage() != null ? failure.getMessage() : failure.toString();
+      String message = messageOf(failure);
       String where = dev.adk4j.sessions.SessionException.describe(appName, userId, sessionId);
       boolean cancelled = failure instanceof CancellationException;
       if (cancelled) {
@@ -803,6 +831,15 @@ public class Runner implements AutoCloseable {
             ctx.invocationId(),
             agent.name(),
             where);
+      } else if (code.equals("INTERNAL_ERROR")) {
+        log.warn(
+            "Invocation {} of agent '{}' on {} failed ({}): {}",
+            ctx.invocationId(),
+            agent.name(),
+            where,
+            code,
+            message,
+            failure);
       } else {
         log.warn(
             "Invocation {} of agent '{}' on {} failed ({}): {}",
@@ -812,9 +849,17 @@ public class Runner implements AutoCloseable {
             code,
             message);
       }
+      List<Event> closing = InvocationHistory.close(ctx, ctx.invocationId(), agent, code, message);
+      Event last = closing.get(closing.size() - 1);
+      boolean lastEmitted = false;
       try {
-        for (Event e : InvocationHistory.close(ctx, ctx.invocationId(), agent, code, message)) {
-          emit(ctx, ctx.persist(e), emitter);
+        for (Event e : closing) {
+          Event stored = ctx.persist(e);
+          if (e == last) {
+            InvocationFailedException.remember(stored, failure);
+          }
+          emit(ctx, stored, emitter);
+          lastEmitted = e == last;
         }
         for (BasePlugin p : plugins) {
           p.onRunErrorCallback(ctx, failure).blockingAwait();
@@ -822,9 +867,38 @@ public class Runner implements AutoCloseable {
       } catch (Throwable t) {
         closingFailed = true;
         failure.addSuppressed(t);
-        if (cancelled) {
-          // nobody is listening for the error: the log is the only place it shows
-          log.warn("Closing cancelled invocation {} on {} failed", ctx.invocationId(), where, t);
+        log.warn(
+            "Closing {} invocation {} on {} failed; the next turn closes it",
+            cancelled ? "cancelled" : "failed",
+            ctx.invocationId(),
+            where,
+            t);
+        if (!lastEmitted) {
+          // The caller still learns why the invocation ended, from an event that is not stored.
+          emitUnstored(
+              ctx,
+              last.toBuilder()
+                  .errorMessage(message + " (this event could not be stored: " + messageOf(t) + ")")
+                  .build(),
+              failure,
+              emitter);
+        }
+      }
+    }
+
+    /**
+     * Emits the final event of an invocation whose closing events cannot be stored (the only
+     * emitted non-partial events that are not stored).
+     */
+    private void emitUnstored(
+        InvocationContext ctx, Event last, Throwable failure, FlowableEmitter<Event> emitter) {
+      InvocationFailedException.remember(last, failure);
+      try {
+        emit(ctx, last, emitter);
+      } catch (Throwable t) {
+        log.warn("A plugin failed on the final event of invocation {}", ctx.invocationId(), t);
+        if (!emitter.isCancelled()) {
+          emitter.onNext(last);
         }
       }
     }
@@ -837,13 +911,31 @@ public class Runner implements AutoCloseable {
             + " server that is stopping)");
   }
 
+  /** The message of {@code t}, or its class and description if it has none. */
+  static String messageOf(Throwable t) {
+    return t.getMessage() != null ? t.getMessage() : t.toString();
+  }
+
   /** The {@code errorCode} of the final event of an invocation that failed with {@code t}. */
   static String errorCode(Throwable t) {
     if (t instanceof CancellationException) {
       return "CANCELLED";
     }
+    if (t instanceof InterruptedException) {
+      return "INTERRUPTED";
+    }
     if (t instanceof StateConflictException) {
       return "STATE_CONFLICT";
+    }
+    if (t instanceof SessionBusyException
+        || t instanceof dev.adk4j.sessions.StaleSessionException) {
+      return "SESSION_BUSY";
+    }
+    if (t instanceof SessionNotFoundException) {
+      return "SESSION_NOT_FOUND";
+    }
+    if (t instanceof dev.adk4j.sessions.SessionException) {
+      return "STORE_ERROR";
     }
     if (t instanceof LlmCallsLimitExceededException) {
       return "LLM_CALLS_LIMIT_EXCEEDED";

@@ -185,6 +185,13 @@ public abstract class ModelContract {
             Content.builder().role("user").parts(List.of(Part.fromText(message))).build(),
             config)
         .blockingSubscribe(emitted::add, e -> error[0] = e);
+    if (error[0] == null) {
+      // A failed invocation ends with its error event; the exception behind it is its cause.
+      error[0] =
+          dev.adk4j.runner.InvocationFailedException.of(emitted)
+              .map(dev.adk4j.runner.InvocationFailedException::failure)
+              .orElse(null);
+    }
     return new Turn(emitted, error[0]);
   }
 

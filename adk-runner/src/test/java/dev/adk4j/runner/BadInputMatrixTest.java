@@ -141,9 +141,17 @@ class BadInputMatrixTest {
 
     void turn(LlmAgent agent, @Nullable Map<String, Object> stateDelta) {
       Throwable[] error = new Throwable[1];
+      List<Event> emitted = new java.util.concurrent.CopyOnWriteArrayList<>();
       runner(agent)
           .runAsync(user, sid, Contents.user("go"), RunConfig.builder().build(), stateDelta)
-          .blockingSubscribe(e -> {}, e -> error[0] = e);
+          .blockingSubscribe(emitted::add, e -> error[0] = e);
+      if (error[0] == null) {
+        // A failed invocation ends with its error event; the exception behind it is its cause.
+        error[0] =
+            InvocationFailedException.of(emitted)
+                .map(InvocationFailedException::failure)
+                .orElse(null);
+      }
       if (error[0] instanceof RuntimeException) {
         throw (RuntimeException) error[0];
       }

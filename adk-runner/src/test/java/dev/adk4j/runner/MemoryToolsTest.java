@@ -1,5 +1,6 @@
 package dev.adk4j.runner;
 
+import static dev.adk4j.runner.InvocationFailedException.throwIfFailed;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -95,7 +96,7 @@ class MemoryToolsTest {
     if (sessions.getSession("app", user, session).blockingGet() == null) {
       sessions.createSession("app", user, null, session).blockingGet();
     }
-    return runner.runAsync(user, session, text(message)).toList().blockingGet();
+    return throwIfFailed(runner.runAsync(user, session, text(message)).toList().blockingGet());
   }
 
   /** Alice says her cat's name in session "first", which is then added to memory. */

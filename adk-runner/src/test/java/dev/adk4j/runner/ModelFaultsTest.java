@@ -365,9 +365,13 @@ class ModelFaultsTest {
         .blockingSubscribe(seen::add, e -> error[0] = e);
     Duration took = Duration.ofNanos(System.nanoTime() - started);
 
-    // The error reaches the caller, naming the model and what went wrong.
-    assertThat(error[0]).isInstanceOf(fault.errorType());
-    assertThat(error[0].getMessage()).contains(model.model()).contains(fault.says());
+    // The failure reaches the caller as the run's last event (not an error signal), with the
+    // exception behind it, naming the model and what went wrong.
+    assertThat(error[0]).isNull();
+    InvocationFailedException failure = InvocationFailedException.of(seen).orElseThrow();
+    assertThat(failure.errorCode()).isEqualTo(fault.errorCode());
+    assertThat(failure.failure()).isInstanceOf(fault.errorType());
+    assertThat(failure.failure().getMessage()).contains(model.model()).contains(fault.says());
     assertThat(took).isLessThan(Duration.ofSeconds(20));
     // The stored history: the user's message, the call, its response, the final error event.
     List<Event> stored = sessions.listEvents(APP, user, sid).blockingGet().events();

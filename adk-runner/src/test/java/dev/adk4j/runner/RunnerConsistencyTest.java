@@ -7,7 +7,6 @@ import com.google.genai.types.Content;
 import com.google.genai.types.FunctionDeclaration;
 import com.google.genai.types.Part;
 import dev.adk4j.agents.LlmAgent;
-import dev.adk4j.agents.LlmCallsLimitExceededException;
 import dev.adk4j.agents.RunConfig;
 import dev.adk4j.events.Event;
 import dev.adk4j.events.EventActions;
@@ -18,7 +17,6 @@ import dev.adk4j.sessions.InMemorySessionService;
 import dev.adk4j.sessions.Session;
 import dev.adk4j.sessions.SessionBusyException;
 import dev.adk4j.sessions.SessionLease;
-import dev.adk4j.sessions.StateConflictException;
 import dev.adk4j.testing.ScriptedLlm;
 import dev.adk4j.testsupport.Contents;
 import dev.adk4j.tools.BaseTool;
@@ -40,6 +38,8 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * What an invocation leaves in the session when it fails or conflicts, how its events reach the
@@ -96,26 +96,117 @@ class RunnerConsistencyTest {
     return calls;
   }
 
-  @Test
-  void maxLlmCalls_blockingForEachSeesEveryStoredEvent_thenTheError_andTheHistoryIsClosed() {
+  /** How a caller consumes a run, each the way an application would write it. */
+  enum ConsumerStyle {
+    BLOCKING_FOR_EACH {
+      @Override
+      List<Event> consume(Flowable<Event> run) {
+        List<Event> seen = new ArrayList<>();
+        run.blockingForEach(seen::add);
+        return seen;
+      }
+    },
+    BLOCKING_ITERABLE {
+      @Override
+      List<Event> consume(Flowable<Event> run) {
+        List<Event> seen = new ArrayList<>();
+        for (Event e : run.blockingIterable()) {
+          seen.add(e);
+        }
+        return seen;
+      }
+    },
+    BLOCKING_STREAM {
+      @Override
+      List<Event> consume(Flowable<Event> run) {
+        try (java.util.stream.Stream<Event> events = run.blockingStream()) {
+          return events.toList();
+        }
+      }
+    },
+    BLOCKING_SUBSCRIBE {
+      @Override
+      List<Event> consume(Flowable<Event> run) {
+        List<Event> seen = new ArrayList<>();
+        run.blockingSubscribe(seen::add);
+        return seen;
+      }
+    },
+    SUBSCRIBE {
+      @Override
+      List<Event> consume(Flowable<Event> run) throws Exception {
+        List<Event> seen = new CopyOnWriteArrayList<>();
+        CountDownLatch done = new CountDownLatch(1);
+        run.subscribe(seen::add, e -> done.countDown(), done::countDown);
+        assertThat(done.await(30, TimeUnit.SECONDS)).isTrue();
+        return seen;
+      }
+    },
+    /** Waits on a condition of its own for each event (a heuristic took that for "drained"). */
+    BLOCKING_FOR_EACH_WAITING_ON_ITS_OWN_LOCK {
+      @Override
+      List<Event> consume(Flowable<Event> run) {
+        List<Event> seen = new ArrayList<>();
+        java.util.concurrent.locks.ReentrantLock lock =
+            new java.util.concurrent.locks.ReentrantLock();
+        java.util.concurrent.locks.Condition never = lock.newCondition();
+        run.blockingForEach(
+            e -> {
+              lock.lock();
+              try {
+                never.await(2, TimeUnit.MILLISECONDS);
+              } finally {
+                lock.unlock();
+              }
+              seen.add(e);
+            });
+        return seen;
+      }
+    },
+    /** Consumes on a thread of its own, more slowly than the events come. */
+    BLOCKING_ITERABLE_ON_ANOTHER_THREAD_SLOWLY {
+      @Override
+      List<Event> consume(Flowable<Event> run) throws Exception {
+        java.util.concurrent.ExecutorService pool =
+            java.util.concurrent.Executors.newSingleThreadExecutor();
+        try {
+          return pool.submit(
+                  () -> {
+                    List<Event> seen = new ArrayList<>();
+                    for (Event e : run.blockingIterable(2)) {
+                      Thread.sleep(3);
+                      seen.add(e);
+                    }
+                    return seen;
+                  })
+              .get(30, TimeUnit.SECONDS);
+        } finally {
+          pool.shutdownNow();
+        }
+      }
+    };
+
+    abstract List<Event> consume(Flowable<Event> run) throws Exception;
+  }
+
+  @ParameterizedTest
+  @EnumSource(ConsumerStyle.class)
+  void failedRun_everyConsumerStyle_seesEveryStoredEvent_endingWithTheFailure(ConsumerStyle style)
+      throws Exception {
     ScriptedLlm llm =
         ScriptedLlm.answering(req -> ScriptedLlm.functionCallResponse("noop", Map.of()));
     LlmAgent agent =
         LlmAgent.builder().name("A").model(llm).tools(tool("noop", ctx -> Map.of())).build();
     Runner runner = runner(agent);
-    // Repeated: the error must never overtake events still queued in the blocking iterator.
-    for (int round = 0; round < 20; round++) {
+    // Repeated: the end of the run must never overtake events still queued for the consumer.
+    for (int round = 0; round < 5; round++) {
       String id = "s" + round;
       newSession(id);
-      List<Event> seen = new ArrayList<>();
 
-      assertThatThrownBy(
-              () ->
-                  runner
-                      .runAsync(
-                          USER, id, Contents.user("go"), RunConfig.builder().maxLlmCalls(3).build())
-                      .blockingForEach(seen::add))
-          .isInstanceOf(LlmCallsLimitExceededException.class);
+      List<Event> seen =
+          style.consume(
+              runner.runAsync(
+                  USER, id, Contents.user("go"), RunConfig.builder().maxLlmCalls(3).build()));
 
       List<Event> stored = storedEvents(id);
       // Everything stored but the user's message was emitted, in order.
@@ -123,11 +214,33 @@ class RunnerConsistencyTest {
           .extracting(Event::id)
           .isEqualTo(stored.subList(1, stored.size()).stream().map(Event::id).toList());
       assertThat(seen).hasSize(7); // 3 x (call, response), then the final event
-      Event last = stored.get(stored.size() - 1);
-      assertThat(last.errorCode()).contains("LLM_CALLS_LIMIT_EXCEEDED");
-      assertThat(last.errorMessage().orElseThrow()).contains("maxLlmCalls = 3");
+      assertThat(InvocationFailedException.of(seen))
+          .hasValueSatisfying(
+              f -> {
+                assertThat(f.errorCode()).isEqualTo("LLM_CALLS_LIMIT_EXCEEDED");
+                assertThat(f.getMessage()).contains("maxLlmCalls = 3");
+                assertThat(f.event().id()).isEqualTo(stored.get(stored.size() - 1).id());
+              });
       assertThat(unansweredCalls(stored)).isEmpty();
     }
+  }
+
+  @Test
+  void failureBeforeTheInvocationBegan_isSignalledAsAnError_withNothingEmitted() {
+    LlmAgent agent = LlmAgent.builder().name("A").model(ScriptedLlm.builder().build()).build();
+    List<Event> seen = new ArrayList<>();
+
+    assertThatThrownBy(
+            () ->
+                runner(agent)
+                    .runAsync(
+                        USER,
+                        "missing",
+                        Contents.user("go"),
+                        RunConfig.builder().autoCreateSession(false).build())
+                    .blockingForEach(seen::add))
+        .isInstanceOf(dev.adk4j.sessions.SessionNotFoundException.class);
+    assertThat(seen).isEmpty();
   }
 
   @Test
@@ -149,7 +262,9 @@ class RunnerConsistencyTest {
         .runAsync(USER, "s", Contents.user("go"))
         .blockingSubscribe(seen::add, e -> error[0] = e);
 
-    assertThat(error[0]).isInstanceOf(dev.adk4j.models.LlmException.class);
+    assertThat(error[0]).as("a failure after the invocation began is its last event").isNull();
+    assertThat(InvocationFailedException.of(seen).orElseThrow().errorCode())
+        .isEqualTo("MODEL_ERROR");
     List<Event> stored = storedEvents("s");
     assertThat(unansweredCalls(stored)).isEmpty();
     assertThat(stored.get(stored.size() - 1).errorCode()).contains("MODEL_ERROR");
@@ -241,11 +356,15 @@ class RunnerConsistencyTest {
         ScriptedLlm.builder().thenFunctionCall("count", Map.of()).thenText("done").build();
     LlmAgent agent = LlmAgent.builder().name("A").model(llm).tools(racingCounter(runs)).build();
 
-    assertThatThrownBy(
-            () -> runner(agent).runAsync(USER, "s", Contents.user("count")).blockingSubscribe())
-        .isInstanceOf(StateConflictException.class)
-        .hasMessageContaining("'user:count'")
-        .hasMessageContaining("'s'");
+    List<Event> seen =
+        runner(agent).runAsync(USER, "s", Contents.user("count")).toList().blockingGet();
+    assertThat(InvocationFailedException.of(seen))
+        .hasValueSatisfying(
+            f ->
+                assertThat(f)
+                    .hasMessageContaining("STATE_CONFLICT")
+                    .hasMessageContaining("'user:count'")
+                    .hasMessageContaining("'s'"));
 
     // The other session's update stands; the conflicting write was not stored.
     assertThat(sessions.getSession(APP, USER, "s").blockingGet().state())

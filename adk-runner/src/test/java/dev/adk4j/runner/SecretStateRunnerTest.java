@@ -1,5 +1,6 @@
 package dev.adk4j.runner;
 
+import static dev.adk4j.runner.InvocationFailedException.throwIfFailed;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -139,10 +140,11 @@ class SecretStateRunnerTest {
   }
 
   List<Event> turn(LlmAgent agent, BaseSessionService sessions, String text) {
-    return new Runner(agent, APP, null, sessions)
-        .runAsync(USER, "s", Contents.user(text), RunConfig.builder().build())
-        .toList()
-        .blockingGet();
+    return throwIfFailed(
+        new Runner(agent, APP, null, sessions)
+            .runAsync(USER, "s", Contents.user(text), RunConfig.builder().build())
+            .toList()
+            .blockingGet());
   }
 
   void assertNoToken(String text) {

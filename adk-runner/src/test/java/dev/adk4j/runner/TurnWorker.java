@@ -183,6 +183,11 @@ public final class TurnWorker {
     runner
         .runAsync(USER, sessionId, Contents.user("count"), RunConfig.builder().build())
         .blockingSubscribe(events::add, e -> error[0] = e);
+    if (error[0] == null) {
+      // A failed invocation ends with its error event; the exception behind it is its cause.
+      error[0] =
+          InvocationFailedException.of(events).map(InvocationFailedException::failure).orElse(null);
+    }
     return new Turn(events, error[0]);
   }
 

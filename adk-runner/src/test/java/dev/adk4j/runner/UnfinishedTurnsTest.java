@@ -1,5 +1,6 @@
 package dev.adk4j.runner;
 
+import static dev.adk4j.runner.InvocationFailedException.throwIfFailed;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
@@ -161,7 +162,10 @@ class UnfinishedTurnsTest {
             failing);
 
     Throwable thrown =
-        catchThrowable(() -> runner.runAsync("u", "s", Contents.user("first")).blockingSubscribe());
+        catchThrowable(
+            () ->
+                throwIfFailed(
+                    runner.runAsync("u", "s", Contents.user("first")).toList().blockingGet()));
     assertThat(thrown).hasMessageContaining("injected");
     assertThat(real.getSession(APP, "u", "s").blockingGet().events())
         .extracting(Event::stringifyContent)

@@ -141,6 +141,14 @@ final class Routes implements HttpHandler {
     if (e instanceof SessionNotFoundException) {
       return 404;
     }
+    if (e instanceof dev.adk4j.runner.InvocationFailedException f) {
+      return switch (f.errorCode()) {
+        case "STATE_CONFLICT", "SESSION_BUSY" -> 409;
+        case "INVALID_ARGUMENT" -> 400;
+        case "SESSION_NOT_FOUND" -> 404;
+        default -> 500;
+      };
+    }
     if (e instanceof SessionAlreadyExistsException
         || e instanceof SessionBusyException
         || e instanceof StaleSessionException

@@ -11,6 +11,7 @@ import com.sun.net.httpserver.Headers;
 import com.sun.net.httpserver.HttpExchange;
 import dev.adk4j.agents.RunConfig;
 import dev.adk4j.events.Event;
+import dev.adk4j.runner.InvocationFailedException;
 import dev.adk4j.sessions.Session;
 import dev.adk4j.sessions.SessionWait;
 import io.reactivex.rxjava3.core.Flowable;
@@ -221,6 +222,13 @@ final class RunRoutes {
       for (Event e : events) {
         out.add(Wire.event(e));
       }
+      if (failure[0] == null) {
+        // A failed invocation ends with its error event, not an error signal.
+        failure[0] =
+            InvocationFailedException.of(events)
+                .map(InvocationFailedException::failure)
+                .orElse(null);
+      }
     }
     if (failure[0] != null) {
       Throwable t = failure[0];
@@ -265,10 +273,12 @@ final class RunRoutes {
     OutputStream out = ex.getResponseBody();
     stream.set(out);
     CountDownLatch done = new CountDownLatch(1);
+    AtomicReference<Event> last = new AtomicReference<>();
     ResourceSubscriber<Event> sub =
         new ResourceSubscriber<>() {
           @Override
           public void onNext(Event e) {
+            last.set(e);
             for (ObjectNode frame : Wire.sseFrames(e)) {
               if (!write(out, lock, "data: " + Wire.line(frame) + "\n\n")) {
                 dispose(); // the client went away: cancel the run
@@ -283,17 +293,33 @@ final class RunRoutes {
             if (Routes.statusOf(t) >= 500) {
               log.warn("run on session {} failed", run.sessionId(), t);
             }
+            fail(t);
+          }
+
+          @Override
+          public void onComplete() {
+            // A failed invocation ends with its error event (already sent), then completes; the
+            // stream still ends with the error frame ADK's clients look for.
+            Event e = last.get();
+            InvocationFailedException failed =
+                e == null ? null : InvocationFailedException.of(e).orElse(null);
+            if (failed != null) {
+              if (Routes.statusOf(failed.failure()) >= 500) {
+                log.warn("run on session {} failed", run.sessionId(), failed.failure());
+              }
+              fail(failed.failure());
+            } else {
+              done.countDown();
+            }
+          }
+
+          private void fail(Throwable t) {
             write(
                 out,
                 lock,
                 "data: "
                     + Wire.line(Wire.sseError(Routes.messageOf(t), t, config.debug()))
                     + "\n\n");
-            done.countDown();
-          }
-
-          @Override
-          public void onComplete() {
             done.countDown();
           }
         };

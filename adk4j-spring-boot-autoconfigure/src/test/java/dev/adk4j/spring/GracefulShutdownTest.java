@@ -7,6 +7,7 @@ import com.google.genai.types.Content;
 import com.google.genai.types.Part;
 import dev.adk4j.agents.LlmAgent;
 import dev.adk4j.events.Event;
+import dev.adk4j.runner.InvocationFailedException;
 import dev.adk4j.runner.Runner;
 import dev.adk4j.sessions.BaseSessionService;
 import dev.adk4j.sessions.InMemorySessionService;
@@ -69,10 +70,11 @@ class GracefulShutdownTest {
     try (CapturedLogs logs = new CapturedLogs("dev.adk4j.runner")) {
       assertThatThrownBy(
               () ->
-                  runner[0]
-                      .runAsync("u", "late", Content.fromParts(Part.fromText("hi")))
-                      .toList()
-                      .blockingGet())
+                  InvocationFailedException.throwIfFailed(
+                      runner[0]
+                          .runAsync("u", "late", Content.fromParts(Part.fromText("hi")))
+                          .toList()
+                          .blockingGet()))
           .hasMessageContaining("shutting down")
           .hasMessageContaining("session 'late'");
       assertThat(logs.messages()).anyMatch(m -> m.startsWith("WARN") && m.contains("'late'"));
