@@ -91,6 +91,21 @@ public final class JdbcSessionStore implements SessionStore, AutoCloseable {
       @Nullable String user,
       @Nullable String password,
       DatabaseSessionConfig config) {
+    return open(jdbcUrl, user, password, config, d -> d);
+  }
+
+  /**
+   * As {@link #open(String, String, String, DatabaseSessionConfig)}, with the store's transactions
+   * taking their connections from {@code wrap} applied to its pool (the pool stays the store's own,
+   * configured and closed as usual): for tests and benchmarks that count the work, with a {@link
+   * CountingDataSource}.
+   */
+  public static JdbcSessionStore open(
+      String jdbcUrl,
+      @Nullable String user,
+      @Nullable String password,
+      DatabaseSessionConfig config,
+      java.util.function.UnaryOperator<DataSource> wrap) {
     Dialect dialect = Dialect.ofUrl(jdbcUrl);
     routeDriverLogs(dialect);
     HikariConfig hikari = Pools.settings(jdbcUrl, user, password, config);
@@ -107,7 +122,7 @@ public final class JdbcSessionStore implements SessionStore, AutoCloseable {
     }
     HikariDataSource pool = Pools.open(hikari, jdbcUrl);
     try {
-      Transactions tx = new Transactions(pool, pool, dialect, config, writeLock);
+      Transactions tx = new Transactions(wrap.apply(pool), pool, dialect, config, writeLock);
       return start(tx, config, Dialect.redact(jdbcUrl));
     } catch (RuntimeException e) {
       pool.close();

@@ -103,6 +103,26 @@ final class LeaseRows {
         true,
         "lease " + context,
         c -> {
+          if (first) {
+            // Nobody holds it and nobody waits (the usual case): one statement takes it.
+            try (PreparedStatement ps = c.prepareStatement(sql.takeFreeLease)) {
+              ps.setString(1, owner);
+              ps.setLong(2, config.leaseDuration().toMillis());
+              ps.setString(3, app);
+              ps.setString(4, user);
+              ps.setString(5, id);
+              try (ResultSet rs = ps.executeQuery()) {
+                if (rs.next()) {
+                  long pk = rs.getLong(1);
+                  long until = rs.getLong(2);
+                  LeaseState seen =
+                      new LeaseState(
+                          pk, null, 0, null, 0, until - config.leaseDuration().toMillis());
+                  return new LeaseAttempt(true, pk, until, null, seen);
+                }
+              }
+            }
+          }
           LeaseState now = leaseState(c, app, user, id, true);
           if (now.freeFor(owner)) {
             long until;
@@ -207,13 +227,16 @@ final class LeaseRows {
         true,
         "release the lease of " + context,
         c -> {
-          for (String statement :
-              List.of(finished ? sql.releaseLease : sql.abandonLease, sql.dropClaim)) {
-            try (PreparedStatement ps = c.prepareStatement(statement)) {
-              ps.setLong(1, pk);
-              ps.setString(2, owner);
-              ps.executeUpdate();
+          try (PreparedStatement ps =
+              c.prepareStatement(finished ? sql.releaseLeaseAndClaim : sql.abandonLeaseAndClaim)) {
+            int i = 1;
+            for (int n = finished ? 4 : 3; n > 0; n--) {
+              ps.setString(i++, owner);
             }
+            ps.setLong(i++, pk);
+            ps.setString(i++, owner);
+            ps.setString(i, owner);
+            ps.executeUpdate();
           }
         });
   }

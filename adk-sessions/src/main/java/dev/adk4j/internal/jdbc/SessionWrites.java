@@ -225,10 +225,12 @@ final class SessionWrites {
   /**
    * Appends an event as {@link dev.adk4j.sessions.SessionStore#append} says, in one transaction:
    * the revision bump ({@code UPDATE ... WHERE revision = ? AND lease ...}, which orders appends to
-   * the session and refuses stale copies and other lease holders), the check of the event id, the
-   * state writes with their conditions and increments, then the event row with the new revision as
-   * its sequence number. If the event is a compaction, the session's {@code last_compaction_seq}
-   * becomes its sequence number in the statement that bumps the revision.
+   * the session and refuses stale copies and other lease holders), the event row with the new
+   * revision as its sequence number, inserted only if the session does not hold its id, then the
+   * state writes with their conditions, and the state history rows. With increments, whose results
+   * the stored event records, the id is checked first and the event row written after the state. If
+   * the event is a compaction, the session's {@code last_compaction_seq} becomes its sequence
+   * number in the statement that bumps the revision.
    */
   Appended append(PendingAppend append, long expectedRevision, @Nullable String leaseOwner) {
     String app = append.appName();
@@ -266,28 +268,44 @@ final class SessionWrites {
               revision = rs.getLong(2);
             }
           }
-          // After the revision bump, which orders appends to the session: no concurrent append
-          // can store the same id between this check and the insert.
-          try (PreparedStatement ps = c.prepareStatement(sql.selectEventId)) {
-            ps.setLong(1, pk);
-            ps.setString(2, stored.id());
-            try (ResultSet rs = ps.executeQuery()) {
-              if (rs.next()) {
+          // The id checks come after the revision bump, which orders appends to the session: no
+          // concurrent append can store the same id between a check and the insert.
+          Map<String, Object> resolved = new HashMap<>();
+          if (plainJson != null) {
+            // The event's JSON is known: its insert checks the id too, before the state writes.
+            try (PreparedStatement ps = c.prepareStatement(sql.insertNewEvent)) {
+              ps.setLong(1, pk);
+              ps.setLong(2, revision);
+              ps.setString(3, stored.id());
+              ps.setLong(4, stored.timestamp());
+              ps.setString(5, plainJson);
+              ps.setLong(6, pk);
+              ps.setString(7, stored.id());
+              if (ps.executeUpdate() == 0) {
                 throw append.duplicateEvent();
               }
             }
-          }
-          Map<String, Object> resolved = new HashMap<>();
-          state.applyState(c, app, user, pk, ops, append, resolved);
-          String eventJson =
-              plainJson != null ? plainJson : JsonText.write(dialect, append.eventWith(resolved));
-          try (PreparedStatement ps = c.prepareStatement(sql.insertEvent)) {
-            ps.setLong(1, pk);
-            ps.setLong(2, revision);
-            ps.setString(3, stored.id());
-            ps.setLong(4, stored.timestamp());
-            ps.setString(5, eventJson);
-            ps.executeUpdate();
+            state.applyState(c, app, user, pk, ops, append, resolved);
+          } else {
+            // Increments: the stored event records their results, known after the state writes.
+            try (PreparedStatement ps = c.prepareStatement(sql.selectEventId)) {
+              ps.setLong(1, pk);
+              ps.setString(2, stored.id());
+              try (ResultSet rs = ps.executeQuery()) {
+                if (rs.next()) {
+                  throw append.duplicateEvent();
+                }
+              }
+            }
+            state.applyState(c, app, user, pk, ops, append, resolved);
+            try (PreparedStatement ps = c.prepareStatement(sql.insertEvent)) {
+              ps.setLong(1, pk);
+              ps.setLong(2, revision);
+              ps.setString(3, stored.id());
+              ps.setLong(4, stored.timestamp());
+              ps.setString(5, JsonText.write(dialect, append.eventWith(resolved)));
+              ps.executeUpdate();
+            }
           }
           StateHistoryRows.record(c, pk, revision, app, user, append.delta(), append.increments());
           return new Appended(revision, resolved);

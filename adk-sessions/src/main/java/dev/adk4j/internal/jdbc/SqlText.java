@@ -76,6 +76,14 @@ final class SqlText {
   /** Takes the lease: owner, duration ms, pk. */
   final String takeLease;
 
+  /**
+   * Takes the lease of a session that nobody holds and nobody waits for, in one statement: owner,
+   * duration ms, app, user, id. Returns pk and lease_until, or no row if the lease is held (even
+   * expired: taking over goes through the checks of {@link #selectLeaseForUpdate}), claimed, or the
+   * session is missing.
+   */
+  final String takeFreeLease;
+
   /** Claims the next turn for a waiting owner: owner, claim ms, pk. */
   final String claimNext;
 
@@ -86,17 +94,29 @@ final class SqlText {
    */
   final String renewLeasesPrefix;
 
-  /** Releases a held lease: pk, owner. */
-  final String releaseLease =
-      "UPDATE adk_sessions SET lease_owner = NULL, lease_until = NULL"
-          + " WHERE pk = ? AND lease_owner = ?";
+  /**
+   * Releases a held lease and drops the owner's claim on the next turn, if any, in one statement:
+   * owner (4 times), pk, owner, owner. In SET, the columns are the row's values before the update.
+   */
+  final String releaseLeaseAndClaim =
+      "UPDATE adk_sessions SET"
+          + " lease_owner = CASE WHEN lease_owner = ? THEN NULL ELSE lease_owner END,"
+          + " lease_until = CASE WHEN lease_owner = ? THEN NULL ELSE lease_until END,"
+          + " next_owner = CASE WHEN next_owner = ? THEN NULL ELSE next_owner END,"
+          + " next_until = CASE WHEN next_owner = ? THEN NULL ELSE next_until END"
+          + " WHERE pk = ? AND (lease_owner = ? OR next_owner = ?)";
 
   /**
    * Gives a held lease up unfinished: it expires at once but keeps its owner, so that the next
-   * holder takes it over (and closes the turn left open); pk, owner.
+   * holder takes it over (and closes the turn left open); and drops the owner's claim on the next
+   * turn. One statement: owner (3 times), pk, owner, owner.
    */
-  final String abandonLease =
-      "UPDATE adk_sessions SET lease_until = 0 WHERE pk = ? AND lease_owner = ?";
+  final String abandonLeaseAndClaim =
+      "UPDATE adk_sessions SET"
+          + " lease_until = CASE WHEN lease_owner = ? THEN 0 ELSE lease_until END,"
+          + " next_owner = CASE WHEN next_owner = ? THEN NULL ELSE next_owner END,"
+          + " next_until = CASE WHEN next_owner = ? THEN NULL ELSE next_until END"
+          + " WHERE pk = ? AND (lease_owner = ? OR next_owner = ?)";
 
   /** Drops a waiter's claim on the next turn: pk, owner. */
   final String dropClaim =
@@ -115,6 +135,14 @@ final class SqlText {
   final String deleteSessionState = "DELETE FROM adk_session_state WHERE session_pk = ?";
 
   final String insertEvent;
+
+  /**
+   * Inserts an event unless the session holds its id already (index adk_events_by_id, V4): session
+   * pk, seq, event id, time, JSON, then session pk and event id again. One row inserted, or none
+   * for a duplicate id. The index is not unique (a store written before V4 may hold duplicates), so
+   * the check is this statement's, after the revision update that orders the session's appends.
+   */
+  final String insertNewEvent;
 
   /** Whether a session holds an event id (session pk, event id): index adk_events_by_id (V4). */
   final String selectEventId =
@@ -287,6 +315,14 @@ final class SqlText {
         "UPDATE adk_sessions SET lease_owner = ?, lease_until = "
             + now
             + " + ?, next_owner = NULL, next_until = NULL WHERE pk = ? RETURNING lease_until";
+    takeFreeLease =
+        "UPDATE adk_sessions SET lease_owner = ?, lease_until = "
+            + now
+            + " + ?, next_owner = NULL, next_until = NULL"
+            + " WHERE app_name = ? AND user_id = ? AND session_id = ? AND lease_owner IS NULL"
+            + " AND (next_owner IS NULL OR next_until < "
+            + now
+            + ") RETURNING pk, lease_until";
     claimNext = "UPDATE adk_sessions SET next_owner = ?, next_until = " + now + " + ? WHERE pk = ?";
     renewLeasesPrefix = "UPDATE adk_sessions SET lease_until = " + now + " + ? WHERE pk IN (";
     selectAppValue =
@@ -325,6 +361,10 @@ final class SqlText {
             + " VALUES (?, ?, ?, ?, "
             + json
             + ")";
+    insertNewEvent =
+        "INSERT INTO adk_events (session_pk, seq, event_id, event_time, event) SELECT ?, ?, ?, ?, "
+            + json
+            + " WHERE NOT EXISTS (SELECT 1 FROM adk_events WHERE session_pk = ? AND event_id = ?)";
     upsertAppState =
         "INSERT INTO adk_app_state (app_name, state_key, state_value) VALUES (?, ?, "
             + json

@@ -87,17 +87,46 @@ final class StateHistoryRows {
     keys.addAll(delta.user().keySet());
     keys.addAll(delta.session().keySet());
     keys.addAll(increments.keySet());
-    try (PreparedStatement ps = c.prepareStatement(INSERT)) {
-      for (String key : keys) {
-        ps.setLong(1, sessionPk);
-        ps.setLong(2, seq);
-        ps.setString(3, app);
-        ps.setString(4, user);
-        ps.setString(5, key);
-        ps.addBatch();
+    List<String> all = new ArrayList<>(keys);
+    for (int from = 0; from < all.size(); from += MAX_ROWS) {
+      List<String> part = all.subList(from, Math.min(all.size(), from + MAX_ROWS));
+      try (PreparedStatement ps = c.prepareStatement(insert(part.size()))) {
+        int i = 1;
+        for (String key : part) {
+          ps.setLong(i++, sessionPk);
+          ps.setLong(i++, seq);
+          ps.setString(i++, app);
+          ps.setString(i++, user);
+          ps.setString(i++, key);
+        }
+        ps.executeUpdate();
       }
-      ps.executeBatch();
     }
+  }
+
+  /** The most rows one insert writes (5 parameters each, far below either database's limit). */
+  static final int MAX_ROWS = 100;
+
+  /** The inserts of 1 to 8 rows, which cover nearly every append. */
+  private static final String[] INSERTS = new String[9];
+
+  static {
+    for (int n = 1; n < INSERTS.length; n++) {
+      INSERTS[n] = rows(n);
+    }
+  }
+
+  /** The insert of {@code n} rows in one statement. */
+  static String insert(int n) {
+    return n < INSERTS.length ? INSERTS[n] : rows(n);
+  }
+
+  private static String rows(int n) {
+    StringBuilder b = new StringBuilder(INSERT);
+    for (int i = 1; i < n; i++) {
+      b.append(", (?, ?, ?, ?, ?)");
+    }
+    return b.toString();
   }
 
   /**

@@ -14,10 +14,11 @@ import java.util.TreeMap;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The state writes of a creation or an append, inside its transaction: one upsert or delete per
- * key, in scope then key order (a global order, so that concurrent appends lock shared rows in the
- * same order and cannot deadlock), plain writes batched; a key with a condition or an increment is
- * read first (its row locked on PostgreSQL), checked or incremented, then written.
+ * The state writes of a creation or an append, inside its transaction: in scope then key order (a
+ * global order, so that concurrent appends lock shared rows in the same order and cannot deadlock),
+ * a scope's plain upserts in one multi-row statement, plain deletes batched; a key with a condition
+ * or an increment is read first (its row locked on PostgreSQL), checked or incremented, then
+ * written.
  */
 final class StateWrites {
 
@@ -166,9 +167,11 @@ final class StateWrites {
   }
 
   /**
-   * Applies one scope's keys in key order, batching runs of plain upserts and runs of plain
-   * deletes. Keeping the order (rather than all upserts, then all deletes) keeps row locks in one
-   * global order. A checked op (condition or increment) runs on its own, after the batch before it.
+   * Applies one scope's keys in key order: a run of plain upserts is one multi-row {@code INSERT
+   * ... ON CONFLICT DO UPDATE} (the keys of a run are distinct, so no row is affected twice), a run
+   * of plain deletes one batch. Keeping the order (rather than all upserts, then all deletes) keeps
+   * row locks in one global order. A checked op (condition or increment) runs on its own, after the
+   * run before it.
    */
   private void applyScope(
       Connection c,
@@ -180,48 +183,79 @@ final class StateWrites {
     if (ops.isEmpty()) {
       return;
     }
-    PreparedStatement upsert = null;
-    PreparedStatement delete = null;
-    try {
-      PreparedStatement pending = null;
-      for (StateOp op : ops) {
-        if (op.checked()) {
-          if (pending != null) {
-            pending.executeBatch();
-            pending = null;
-          }
-          if (append == null) {
-            throw new IllegalStateException("a condition or increment outside an append");
-          }
-          applyChecked(c, t, op, append, resolved);
-          continue;
+    List<StateOp> run = new ArrayList<>();
+    boolean runDeletes = false;
+    for (StateOp op : ops) {
+      if (op.checked()) {
+        flush(c, t, run, runDeletes);
+        if (append == null) {
+          throw new IllegalStateException("a condition or increment outside an append");
         }
-        PreparedStatement ps;
-        if (op.json == null) {
-          delete = delete != null ? delete : c.prepareStatement(t.delete);
-          ps = delete;
-        } else {
-          upsert = upsert != null ? upsert : c.prepareStatement(t.upsert);
-          ps = upsert;
-        }
-        if (pending != null && pending != ps) {
-          pending.executeBatch();
-        }
-        pending = ps;
-        int i = bindOwner(ps, 1, t.owner);
-        ps.setString(i++, op.key);
-        if (op.json != null) {
-          ps.setString(i, op.json);
-        }
-        ps.addBatch();
+        applyChecked(c, t, op, append, resolved);
+        continue;
       }
-      if (pending != null) {
-        pending.executeBatch();
+      boolean delete = op.json == null;
+      if (!run.isEmpty() && delete != runDeletes) {
+        flush(c, t, run, runDeletes);
       }
-    } finally {
-      Transactions.closeQuietly(upsert);
-      Transactions.closeQuietly(delete);
+      runDeletes = delete;
+      run.add(op);
     }
+    flush(c, t, run, runDeletes);
+  }
+
+  /** The most rows one upsert writes (4 parameters each, far below either database's limit). */
+  static final int MAX_ROWS = 100;
+
+  /** Writes a run of plain upserts or deletes, and empties it. */
+  private static void flush(Connection c, ScopeSql t, List<StateOp> run, boolean deletes)
+      throws SQLException {
+    if (run.isEmpty()) {
+      return;
+    }
+    if (deletes) {
+      try (PreparedStatement ps = c.prepareStatement(t.delete)) {
+        for (StateOp op : run) {
+          int i = bindOwner(ps, 1, t.owner);
+          ps.setString(i, op.key);
+          ps.addBatch();
+        }
+        ps.executeBatch();
+      }
+    } else {
+      for (int from = 0; from < run.size(); from += MAX_ROWS) {
+        List<StateOp> part = run.subList(from, Math.min(run.size(), from + MAX_ROWS));
+        try (PreparedStatement ps = c.prepareStatement(rows(t.upsert, part.size()))) {
+          int i = 1;
+          for (StateOp op : part) {
+            i = bindOwner(ps, i, t.owner);
+            ps.setString(i++, op.key);
+            ps.setString(i++, op.json);
+          }
+          ps.executeUpdate();
+        }
+      }
+    }
+    run.clear();
+  }
+
+  /**
+   * {@code upsert} ({@code INSERT ... VALUES (row) ON CONFLICT ...}) writing {@code n} rows: {@code
+   * VALUES (row), (row), ...}.
+   */
+  static String rows(String upsert, int n) {
+    if (n == 1) {
+      return upsert;
+    }
+    int values = upsert.indexOf(" VALUES ") + " VALUES ".length();
+    int conflict = upsert.indexOf(" ON CONFLICT ");
+    String row = upsert.substring(values, conflict);
+    StringBuilder b = new StringBuilder(upsert.length() + (row.length() + 2) * (n - 1));
+    b.append(upsert, 0, conflict);
+    for (int i = 1; i < n; i++) {
+      b.append(", ").append(row);
+    }
+    return b.append(upsert, conflict, upsert.length()).toString();
   }
 
   /**

@@ -71,10 +71,11 @@ final class Transactions {
   private volatile boolean closed;
 
   /**
-   * The physical connections of a {@link DataSource} passed in that this store set the statement
-   * timeout on (weakly held: the pool decides how long they live).
+   * The physical connections of a {@link DataSource} passed in that this store configured: set the
+   * statement timeout on (PostgreSQL) or the busy timeout (SQLite). Weakly held: the pool decides
+   * how long they live.
    */
-  private final Map<Connection, Boolean> withStatementTimeout =
+  private final Map<Connection, Boolean> configured =
       Collections.synchronizedMap(new WeakHashMap<>());
 
   /**
@@ -302,9 +303,9 @@ final class Transactions {
 
   /**
    * Configures a connection from a {@link DataSource} passed in (those of the store's own pool are
-   * configured when the pool opens them): autocommit on, SQLite's busy timeout, and on PostgreSQL
-   * the socket timeout (every time; it costs no round trip) and the statement timeout (once per
-   * physical connection).
+   * configured when the pool opens them): autocommit on, SQLite's busy timeout (once per physical
+   * connection), and on PostgreSQL the socket timeout (every time; it costs no round trip) and the
+   * statement timeout (once per physical connection).
    */
   void prepare(Connection c) throws SQLException {
     if (ownedPool != null) {
@@ -314,7 +315,12 @@ final class Transactions {
       c.setAutoCommit(true); // transactions are started and ended with SQL
     }
     if (dialect == Dialect.SQLITE) {
-      execute(c, "PRAGMA busy_timeout = " + config.busyTimeout().toMillis());
+      // A connection setting: once per physical connection, not per transaction.
+      Connection physical = c.isWrapperFor(Connection.class) ? c.unwrap(Connection.class) : c;
+      if (!configured.containsKey(physical)) {
+        execute(c, "PRAGMA busy_timeout = " + config.busyTimeout().toMillis());
+        configured.put(physical, Boolean.TRUE);
+      }
       return;
     }
     if (!config.socketTimeout().isZero()) {
@@ -322,9 +328,9 @@ final class Transactions {
     }
     if (!config.statementTimeout().isZero()) {
       Connection physical = c.isWrapperFor(Connection.class) ? c.unwrap(Connection.class) : c;
-      if (!withStatementTimeout.containsKey(physical)) {
+      if (!configured.containsKey(physical)) {
         execute(c, setStatementTimeout(config.statementTimeout().toMillis()));
-        withStatementTimeout.put(physical, Boolean.TRUE);
+        configured.put(physical, Boolean.TRUE);
       }
     }
   }
