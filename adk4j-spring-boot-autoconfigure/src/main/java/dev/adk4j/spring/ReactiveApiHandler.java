@@ -24,7 +24,9 @@ import reactor.core.scheduler.Schedulers;
  * Security, the same rule that a request reaches a user's sessions only as that user. The request
  * body is read whole (up to adk-server's limit), then the blocking handler runs on Reactor's
  * bounded-elastic scheduler with a {@link ReactiveExchange}, whose flushes (each SSE event) reach
- * the client as they happen.
+ * the client as they happen. With Micrometer's context-propagation library (there with Micrometer
+ * Tracing), the thread-local values of the request's Reactor context, the request's observation and
+ * so its span among them, are current on that thread: a turn's spans join the request's trace.
  */
 final class ReactiveApiHandler implements WebHandler {
   private final HttpHandler api;
@@ -116,20 +118,25 @@ final class ReactiveApiHandler implements WebHandler {
 
   /** Runs adk-server's handler on a worker thread; the response streams as it writes. */
   private Mono<Void> serve(ServerWebExchange exchange, URI uri, String prefix, byte[] body) {
-    ReactiveExchange ex = new ReactiveExchange(exchange, uri, prefix, body);
-    Mono.fromRunnable(
-            () -> {
-              try (ReactiveExchange e = ex) {
-                api.handle(e);
-              } catch (Throwable t) {
-                ex.fail(t);
-              }
-            })
-        .subscribeOn(Schedulers.boundedElastic())
-        .subscribe();
-    ServerHttpResponse res = exchange.getResponse();
-    return ex.headersSent()
-        .then(Mono.defer(() -> res.writeAndFlushWith(ex.body().map(Mono::<DataBuffer>just))));
+    return Mono.deferContextual(
+        context -> {
+          ReactiveExchange ex = new ReactiveExchange(exchange, uri, prefix, body);
+          Runnable work =
+              () -> {
+                try (ReactiveExchange e = ex) {
+                  api.handle(e);
+                } catch (Throwable t) {
+                  ex.fail(t);
+                }
+              };
+          // The request's observation (and so its span) current on the worker thread too.
+          Mono.fromRunnable(ReactorContexts.onWorker(context, work))
+              .subscribeOn(Schedulers.boundedElastic())
+              .subscribe();
+          ServerHttpResponse res = exchange.getResponse();
+          return ex.headersSent()
+              .then(Mono.defer(() -> res.writeAndFlushWith(ex.body().map(Mono::<DataBuffer>just))));
+        });
   }
 
   private static Mono<Void> send(ServerHttpResponse res, int status, String message) {

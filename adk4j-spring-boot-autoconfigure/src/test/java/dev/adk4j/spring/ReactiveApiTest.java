@@ -45,7 +45,8 @@ import org.springframework.security.web.server.SecurityWebFilterChain;
       "spring.main.banner-mode=off",
       "spring.main.web-application-type=reactive",
       "adk4j.server.base-path=/agents",
-      "adk4j.server.dev-ui=true"
+      "adk4j.server.dev-ui=true",
+      "management.tracing.sampling.probability=1.0"
     })
 class ReactiveApiTest {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -96,6 +97,16 @@ class ReactiveApiTest {
     }
 
     @Bean
+    RecordedSpans recordedSpans() {
+      return new RecordedSpans();
+    }
+
+    @Bean
+    io.opentelemetry.sdk.trace.SpanProcessor recordingProcessor(RecordedSpans spans) {
+      return io.opentelemetry.sdk.trace.export.SimpleSpanProcessor.create(spans);
+    }
+
+    @Bean
     MapReactiveUserDetailsService users() {
       return new MapReactiveUserDetailsService(
           User.withUsername("alice").password("{noop}alice-pw").roles("USER").build(),
@@ -105,6 +116,8 @@ class ReactiveApiTest {
 
   @Value("${local.server.port}")
   int port;
+
+  @org.springframework.beans.factory.annotation.Autowired RecordedSpans spans;
 
   private final HttpClient http = HttpClient.newHttpClient();
 
@@ -235,5 +248,33 @@ class ReactiveApiTest {
   @Test
   void theDevUi_isServedUnderTheBasePath() throws Exception {
     DevUiChecks.assertServedUnder("http://localhost:" + port, "/agents", basic("alice"));
+  }
+
+  /** The turn runs on a worker thread, yet its spans are in the trace of its HTTP request. */
+  @Test
+  void aTurnsSpans_shareTheTraceOfItsHttpRequest() throws Exception {
+    assertThat(
+            call("alice", "POST", "/agents/apps/assistant/users/alice/sessions/t1", "{}")
+                .statusCode())
+        .isEqualTo(200);
+    String traceId = "4bf92f3577b34da6a3ce929d0e0e4736";
+    HttpResponse<String> run =
+        http.send(
+            request("alice", "POST", "/agents/run", runBody("assistant", "alice", "t1", "traced"))
+                .header("traceparent", "00-" + traceId + "-00f067aa0ba902b7-01")
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+    assertThat(run.statusCode()).isEqualTo(200);
+    spans.await(
+        "of the server in the trace",
+        s ->
+            s.getTraceId().equals(traceId)
+                && s.getKind() == io.opentelemetry.api.trace.SpanKind.SERVER);
+    spans.await(
+        "invocation in the trace",
+        s -> s.getName().equals("invocation") && s.getTraceId().equals(traceId));
+    assertThat(spans.inTrace(traceId))
+        .extracting(io.opentelemetry.sdk.trace.data.SpanData::getName)
+        .contains("invoke_agent assistant", "call_llm", "execute_tool lookup");
   }
 }
