@@ -123,10 +123,12 @@ final class ReactiveApiHandler implements WebHandler {
           ReactiveExchange ex = new ReactiveExchange(exchange, uri, prefix, body);
           Runnable work =
               () -> {
-                try (ReactiveExchange e = ex) {
-                  api.handle(e);
+                try {
+                  api.handle(ex);
                 } catch (Throwable t) {
-                  ex.fail(t);
+                  ex.fail(t); // before the close, so that a failure before the headers is one
+                } finally {
+                  ex.close();
                 }
               };
           // The request's observation (and so its span) current on the worker thread too.
