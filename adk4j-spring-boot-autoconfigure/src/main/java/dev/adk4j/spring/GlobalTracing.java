@@ -67,11 +67,6 @@ final class GlobalTracing implements InitializingBean, DisposableBean {
     this.application = application;
   }
 
-  /** Whether adk4j's spans go to this application's OpenTelemetry. */
-  boolean isActive() {
-    return registered && target == application;
-  }
-
   @Override
   public void afterPropertiesSet() {
     synchronized (LOCK) {
