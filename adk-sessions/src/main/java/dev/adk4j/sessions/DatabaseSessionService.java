@@ -249,6 +249,15 @@ public final class DatabaseSessionService implements BaseSessionService, AutoClo
   }
 
   /**
+   * How this service's session leases are being renewed: the leases held now, the renewals, the
+   * late ones, the failed rounds, the leases lost to another instance, and whether the latest round
+   * was on time. For health checks; a cheap read of counters, no database access.
+   */
+  public LeaseStats leaseStats() {
+    return store.leaseStats();
+  }
+
+  /**
    * Closes the connection pool this service opened (a {@link DataSource} passed in stays open).
    * Operations after this fail with {@link IllegalStateException}. Idempotent.
    */

@@ -8,8 +8,8 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
  * The {@code adk4j.*} properties: sessions (every setting of {@link DatabaseSessionConfig}),
- * memory, expiry cleanup, {@link RunConfig} defaults, compaction, the REST API, the model and
- * shutdown. Each has a default; {@code docs/spring-boot.md} lists them. Not thread-safe (Spring
+ * memory, expiry cleanup, {@link RunConfig} defaults, compaction, the REST API, the model, shutdown
+ * and tracing. Each has a default; {@code docs/spring-boot.md} lists them. Not thread-safe (Spring
  * binds it once).
  */
 @ConfigurationProperties(prefix = "adk4j")
@@ -23,6 +23,7 @@ public class Adk4jProperties {
   private final Server server = new Server();
   private final Model model = new Model();
   private final Shutdown shutdown = new Shutdown();
+  private final Tracing tracing = new Tracing();
 
   public Sessions getSessions() {
     return sessions;
@@ -54,6 +55,10 @@ public class Adk4jProperties {
 
   public Shutdown getShutdown() {
     return shutdown;
+  }
+
+  public Tracing getTracing() {
+    return tracing;
   }
 
   /** Where services keep their data. */
@@ -571,6 +576,24 @@ public class Adk4jProperties {
 
     public void setTimeout(Duration timeout) {
       this.timeout = timeout;
+    }
+  }
+
+  /** {@code adk4j.tracing.*}: adk4j's spans in the application's tracing. */
+  public static class Tracing {
+    /**
+     * Whether adk4j's spans (turns, agents, model and tool calls) go to the application's
+     * OpenTelemetry bean, registered as the global OpenTelemetry adk4j uses; unless one is
+     * registered already (the OpenTelemetry Java agent's, or the application's own).
+     */
+    private boolean enabled = true;
+
+    public boolean isEnabled() {
+      return enabled;
+    }
+
+    public void setEnabled(boolean enabled) {
+      this.enabled = enabled;
     }
   }
 }

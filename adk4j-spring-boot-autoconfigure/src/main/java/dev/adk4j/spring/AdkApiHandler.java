@@ -76,10 +76,7 @@ final class AdkApiHandler implements HttpRequestHandler {
       // The UI calls the API at backendUrl: here, under the base path.
       res.setStatus(200);
       res.setContentType("application/json");
-      res.getOutputStream()
-          .write(
-              JSON.writeValueAsBytes(
-                  JsonNodeFactory.instance.objectNode().put("backendUrl", prefix)));
+      res.getOutputStream().write(runtimeConfig(prefix));
       return;
     }
     InputStream body = req.getInputStream();
@@ -91,21 +88,15 @@ final class AdkApiHandler implements HttpRequestHandler {
       if (pathUser != null) {
         users.add(pathUser);
       }
-      if (seg.size() == 1 && (seg.get(0).equals("run") || seg.get(0).equals("run_sse"))) {
+      if (isRun(seg)) {
         byte[] head = body.readNBytes(AdkServer.DEFAULT_MAX_BODY_BYTES + 1);
         users.addAll(bodyUsers(head));
         body = new SequenceInputStream(new ByteArrayInputStream(head), body);
       }
-      for (String user : users) {
-        if (who == null || !who.equals(user)) {
-          send(
-              res,
-              403,
-              who == null
-                  ? "user '" + user + "': no authenticated user"
-                  : "user '" + user + "' is not the authenticated user");
-          return;
-        }
+      String refused = refusal(who, users);
+      if (refused != null) {
+        send(res, 403, refused);
+        return;
       }
     }
     String query = req.getQueryString();
@@ -120,7 +111,7 @@ final class AdkApiHandler implements HttpRequestHandler {
   }
 
   /** The user id of {@code /apps/{app}/users/{user}/...} or {@code /dev/apps/...}, if any. */
-  private static @Nullable String pathUser(List<String> seg) {
+  static @Nullable String pathUser(List<String> seg) {
     int i = !seg.isEmpty() && seg.get(0).equals("dev") ? 1 : 0;
     if (seg.size() >= i + 4 && seg.get(i).equals("apps") && seg.get(i + 2).equals("users")) {
       return seg.get(i + 3);
@@ -129,7 +120,7 @@ final class AdkApiHandler implements HttpRequestHandler {
   }
 
   /** The user ids a run's body names ({@code userId}, {@code user_id}); none if not JSON. */
-  private static List<String> bodyUsers(byte[] body) {
+  static List<String> bodyUsers(byte[] body) {
     List<String> out = new ArrayList<>();
     try {
       JsonNode node = JSON.readTree(body);
@@ -147,7 +138,7 @@ final class AdkApiHandler implements HttpRequestHandler {
     return out;
   }
 
-  private static List<String> segments(String rawPath) {
+  static List<String> segments(String rawPath) {
     List<String> out = new ArrayList<>();
     for (String s : rawPath.split("/")) {
       if (!s.isEmpty()) {
@@ -164,7 +155,45 @@ final class AdkApiHandler implements HttpRequestHandler {
   private static void send(HttpServletResponse res, int status, String message) throws IOException {
     res.setStatus(status);
     res.setContentType("application/json");
-    res.getOutputStream()
-        .write(JSON.writeValueAsBytes(JsonNodeFactory.instance.objectNode().put("error", message)));
+    res.getOutputStream().write(errorBody(message));
+  }
+
+  /** The API's error body: {@code {"error": message}}. */
+  static byte[] errorBody(String message) {
+    try {
+      return JSON.writeValueAsBytes(JsonNodeFactory.instance.objectNode().put("error", message));
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  /** The dev UI's runtime configuration: the API at {@code prefix}. */
+  static byte[] runtimeConfig(String prefix) {
+    try {
+      return JSON.writeValueAsBytes(
+          JsonNodeFactory.instance.objectNode().put("backendUrl", prefix));
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  /**
+   * Why a request may not be served to {@code who} (the principal's name, null when anonymous): the
+   * first user it names that is not {@code who}, as the 403's message; null when allowed.
+   */
+  static @Nullable String refusal(@Nullable String who, List<String> users) {
+    for (String user : users) {
+      if (who == null || !who.equals(user)) {
+        return who == null
+            ? "user '" + user + "': no authenticated user"
+            : "user '" + user + "' is not the authenticated user";
+      }
+    }
+    return null;
+  }
+
+  /** Whether the request {@code seg} is a run, whose body names its user. */
+  static boolean isRun(List<String> seg) {
+    return seg.size() == 1 && (seg.get(0).equals("run") || seg.get(0).equals("run_sse"));
   }
 }

@@ -18,13 +18,20 @@ import dev.adk4j.sessions.DatabaseSessionConfig;
 import dev.adk4j.sessions.DatabaseSessionService;
 import dev.adk4j.sessions.InMemorySessionService;
 import dev.adk4j.sessions.Session;
+import dev.adk4j.sessions.SessionLease;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.Optional;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -296,6 +303,79 @@ class Adk4jAutoConfigurationTest {
               "adk4j.model.name",
               "adk4j.shutdown.timeout");
       assertThat(described.values()).allSatisfy(d -> assertThat(d).isNotBlank());
+    }
+  }
+
+  /**
+   * The health indicator reports the session leases, and goes DOWN while their renewal fails (here:
+   * another connection holds SQLite's write lock longer than the busy timeout) and while the
+   * renewal after it comes late; UP again once a renewal is on time.
+   */
+  @Test
+  void health_goesDownWhileLeaseRenewalsFail_andUpOnceTheyAreOnTime() throws Exception {
+    Path file = dir.resolve("leases.db");
+    try (CapturedLogs logs = new CapturedLogs("dev.adk4j")) {
+      contexts
+          .withUserConfiguration(Agents.class)
+          .withPropertyValues(
+              "adk4j.sessions.jdbc-url=jdbc:sqlite:" + file,
+              "adk4j.sessions.lease-duration=600ms",
+              "adk4j.sessions.busy-timeout=100ms")
+          .run(
+              ctx -> {
+                assertThat(ctx).hasNotFailed();
+                BaseSessionService sessions = ctx.getBean(BaseSessionService.class);
+                HealthIndicator health = ctx.getBean("adk4jHealthIndicator", HealthIndicator.class);
+                sessions.createSession("assistant", "u", null, "s").blockingGet();
+                Health idle = health.health();
+                assertThat(idle.getStatus()).isEqualTo(Status.UP);
+                assertThat(leases(idle)).containsEntry("held", 0).containsEntry("onTime", true);
+
+                try (SessionLease lease =
+                    sessions
+                        .acquireLease("assistant", "u", "s", Duration.ofSeconds(5))
+                        .blockingGet()) {
+                  awaitHealth(health, h -> ((Number) leases(h).get("renewals")).longValue() >= 1);
+                  assertThat(health.health().getStatus()).isEqualTo(Status.UP);
+                  try (Connection blocker = DriverManager.getConnection("jdbc:sqlite:" + file);
+                      Statement st = blocker.createStatement()) {
+                    st.execute("BEGIN IMMEDIATE");
+                    Health down =
+                        awaitHealth(
+                            health, h -> ((Number) leases(h).get("failedRounds")).longValue() >= 1);
+                    assertThat(down.getStatus()).isEqualTo(Status.DOWN);
+                    assertThat(down.getDetails()).containsKey("leaseRenewal");
+                    assertThat(leases(down)).containsEntry("held", 1);
+                    st.execute("ROLLBACK");
+                  }
+                  Health up = awaitHealth(health, h -> h.getStatus().equals(Status.UP));
+                  assertThat(((Number) leases(up).get("lateRenewals")).longValue())
+                      .isGreaterThanOrEqualTo(1);
+                  assertThat(lease.isHeld()).isTrue();
+                }
+              });
+      assertThat(logs.messages()).anyMatch(m -> m.startsWith("WARN Could not renew 1 leases"));
+    }
+  }
+
+  @SuppressWarnings("unchecked")
+  private static java.util.Map<String, Object> leases(Health health) {
+    return (java.util.Map<String, Object>) health.getDetails().get("leases");
+  }
+
+  private static Health awaitHealth(
+      HealthIndicator indicator, java.util.function.Predicate<Health> done)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+    while (true) {
+      Health h = indicator.health();
+      if (done.test(h)) {
+        return h;
+      }
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("the health never matched: " + h);
+      }
+      Thread.sleep(20);
     }
   }
 

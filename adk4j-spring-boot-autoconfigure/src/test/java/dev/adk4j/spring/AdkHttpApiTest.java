@@ -47,12 +47,17 @@ import org.springframework.test.context.DynamicPropertySource;
 /**
  * A Spring Boot application on a random port: Spring MVC, Spring Security (HTTP basic, users alice
  * and bob), actuator and a SQLite DataSource from {@code spring.datasource.url}. Turns run over
- * HTTP through the ADK API under {@code /adk}, with scripted models.
+ * HTTP through the ADK API under {@code /adk}, with scripted models. Tracing: Micrometer Tracing
+ * over Spring Boot's OpenTelemetry SDK, its ended spans recorded.
  */
 @SpringBootTest(
     classes = AdkHttpApiTest.App.class,
     webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-    properties = {"spring.main.banner-mode=off", "adk4j.server.base-path=/adk"})
+    properties = {
+      "spring.main.banner-mode=off",
+      "adk4j.server.base-path=/adk",
+      "management.tracing.sampling.probability=1.0"
+    })
 class AdkHttpApiTest {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final CountDownLatch RELEASE = new CountDownLatch(1);
@@ -101,6 +106,17 @@ class AdkHttpApiTest {
     }
 
     @Bean
+    RecordedSpans recordedSpans() {
+      return new RecordedSpans();
+    }
+
+    /** Hands each span to the recorder as it ends. */
+    @Bean
+    io.opentelemetry.sdk.trace.SpanProcessor recordingProcessor(RecordedSpans spans) {
+      return io.opentelemetry.sdk.trace.export.SimpleSpanProcessor.create(spans);
+    }
+
+    @Bean
     UserDetailsService users() {
       return new InMemoryUserDetailsManager(
           User.withUsername("alice").password("{noop}alice-pw").roles("USER").build(),
@@ -111,6 +127,7 @@ class AdkHttpApiTest {
   @Autowired Environment env;
   @Autowired MeterRegistry meters;
   @Autowired BaseSessionService sessions;
+  @Autowired RecordedSpans spans;
 
   @Autowired
   @org.springframework.beans.factory.annotation.Qualifier("adk4jHealthIndicator")
@@ -318,5 +335,52 @@ class AdkHttpApiTest {
     HttpResponse<String> ui = call("alice", "GET", "/adk/dev-ui/", null);
     assertThat(ui.statusCode()).isEqualTo(404);
     assertThat(ui.body()).contains("adk4j.server.dev-ui=true");
+  }
+
+  /**
+   * The turn's spans (invocation, agent, model and tool calls) are in the trace of the HTTP request
+   * that ran it: the trace a {@code traceparent} header names, or else the one the server span
+   * started.
+   */
+  @Test
+  void aTurnsSpans_shareTheTraceOfItsHttpRequest() throws Exception {
+    assertThat(
+            call("alice", "POST", "/adk/apps/assistant/users/alice/sessions/t1", "{}").statusCode())
+        .isEqualTo(200);
+    String traceId = "0af7651916cd43dd8448eb211c80319c";
+    HttpResponse<String> run =
+        http.send(
+            request("alice", "POST", "/adk/run", runBody("assistant", "alice", "t1", "traced"))
+                .header("traceparent", "00-" + traceId + "-b7ad6b7169203331-01")
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+    assertThat(run.statusCode()).isEqualTo(200);
+    io.opentelemetry.sdk.trace.data.SpanData server =
+        spans.await(
+            "of the server in the trace",
+            s ->
+                s.getTraceId().equals(traceId)
+                    && s.getKind() == io.opentelemetry.api.trace.SpanKind.SERVER);
+    assertThat(server.getParentSpanId()).isEqualTo("b7ad6b7169203331");
+    spans.await(
+        "invocation", s -> s.getName().equals("invocation") && s.getTraceId().equals(traceId));
+    assertThat(spans.inTrace(traceId))
+        .extracting(io.opentelemetry.sdk.trace.data.SpanData::getName)
+        .contains("invocation", "invoke_agent assistant", "call_llm", "execute_tool lookup");
+
+    // Without a traceparent: the trace the server span starts.
+    assertThat(
+            call("alice", "POST", "/adk/run", runBody("assistant", "alice", "t1", "again"))
+                .statusCode())
+        .isEqualTo(200);
+    io.opentelemetry.sdk.trace.data.SpanData second =
+        spans.await(
+            "invocation of the second run",
+            s -> s.getName().equals("invocation") && !s.getTraceId().equals(traceId));
+    spans.await(
+        "of the server in the second run's trace",
+        s ->
+            s.getTraceId().equals(second.getTraceId())
+                && s.getKind() == io.opentelemetry.api.trace.SpanKind.SERVER);
   }
 }

@@ -296,6 +296,11 @@ public final class JdbcSessionStore implements SessionStore, AutoCloseable {
     return Leases.acquire(leases, appName, userId, sessionId, maxWait, onWait);
   }
 
+  /** How this store's leases are being renewed (held now, renewals, late, failed, lost). */
+  public dev.adk4j.sessions.LeaseStats leaseStats() {
+    return Leases.stats(leases);
+  }
+
   // ---- diagnostics ----
 
   /**

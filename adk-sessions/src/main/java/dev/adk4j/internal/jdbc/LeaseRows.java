@@ -22,6 +22,9 @@ final class LeaseRows {
   private final SqlText sql;
   private final DatabaseSessionConfig config;
 
+  /** How renewals of this store's leases went. */
+  final LeaseCounters counters = new LeaseCounters();
+
   LeaseRows(Transactions tx, SqlText sql, DatabaseSessionConfig config) {
     this.tx = tx;
     this.sql = sql;

@@ -1,5 +1,6 @@
 package dev.adk4j.internal.jdbc;
 
+import dev.adk4j.sessions.LeaseStats;
 import dev.adk4j.sessions.SessionBusyException;
 import dev.adk4j.sessions.SessionLease;
 import dev.adk4j.sessions.SessionWait;
@@ -83,23 +84,39 @@ final class Leases {
       }
       List<DbLease> leases = List.copyOf(held);
       if (leases.isEmpty()) {
+        rows.counters.idle();
         return;
       }
       Map<Long, String> owners = new HashMap<>();
       for (DbLease lease : leases) {
         owners.put(lease.pk, lease.owner);
       }
+      long start = System.nanoTime();
       Set<Long> renewed;
       try {
         renewed = rows.renewLeases(owners);
       } catch (RuntimeException e) {
+        rows.counters.failedRound();
         log.warn("Could not renew {} leases; will retry: {}", leases.size(), e.toString());
         return;
       }
+      long end = System.nanoTime();
+      // Late: less than a third of the lease was left when its renewal completed.
+      long lateAfter = TimeUnit.MILLISECONDS.toNanos(rows.leaseMillis() * 2 / 3);
+      long renewedCount = 0;
+      long late = 0;
+      long lost = 0;
       for (DbLease lease : leases) {
-        if (!renewed.contains(lease.pk) && lease.held) {
+        if (renewed.contains(lease.pk)) {
+          renewedCount++;
+          if (end - lease.extendedAt > lateAfter) {
+            late++;
+          }
+          lease.extendedAt = start;
+        } else if (lease.held) {
           lease.held = false;
           held.remove(lease);
+          lost++;
           log.warn(
               "Lost the lease of {} held as '{}': it expired and another instance took it over;"
                   + " this invocation's further appends will be refused",
@@ -107,7 +124,15 @@ final class Leases {
               lease.owner);
         }
       }
+      rows.counters.round(renewedCount, late, lost);
     }
+  }
+
+  /** How the leases of {@code rows}' store are being renewed. */
+  static LeaseStats stats(LeaseRows rows) {
+    Renewer r = RENEWERS.get(rows);
+    return rows.counters.stats(
+        r == null ? 0 : r.held.size(), Duration.ofMillis(rows.leaseMillis()));
   }
 
   static SessionLease acquire(
@@ -198,6 +223,9 @@ final class Leases {
     private final String context;
     private final boolean tookOver;
     private volatile boolean held = true;
+
+    /** When the lease was last extended (taken, or the start of the round that renewed it). */
+    private volatile long extendedAt = System.nanoTime();
 
     DbLease(LeaseRows rows, long pk, String owner, String context, boolean tookOver) {
       this.rows = rows;
