@@ -235,9 +235,16 @@ final class Engine {
               status.put(n, "skipped");
               continue;
             }
+            Object in;
+            try {
+              in = inputOf(n, from);
+            } catch (NodeFailure f) {
+              failure = f;
+              break;
+            }
             status.put(n, RUNNING);
             running++;
-            submit(n, from);
+            submit(n, in);
           }
         }
         if (running == 0) {
@@ -276,8 +283,9 @@ final class Engine {
       return sinks.size() == 1 ? sinks.values().iterator().next() : sinks;
     }
 
+    /** Records a finished node (coordinator thread; the lock guards what workers read). */
     @SuppressWarnings("unchecked")
-    private void take(String n, Map<String, Object> r) {
+    private synchronized void take(String n, Map<String, Object> r) {
       status.put(n, DONE);
       outputs.put(n, r.get("output"));
       Object nx = r.get("next");
@@ -314,12 +322,12 @@ final class Engine {
       return by != null && agent.findAgent(by).isPresent();
     }
 
-    private void submit(String n, List<String> from) {
+    private void submit(String n, @Nullable Object input) {
       Runnable task =
           () -> {
             Completion c;
             try {
-              c = runNode(n, from);
+              c = runNode(n, input);
             } catch (NodeFailure f) {
               c = Completion.failed(n, f);
             } catch (Throwable t) {
@@ -375,10 +383,9 @@ final class Engine {
 
     // ------------------------------------------------------------ running a node
 
-    private Completion runNode(String n, List<String> from) {
+    private Completion runNode(String n, @Nullable Object input) {
       Node node = graph.node(n);
       String path = path(n);
-      Object input = inputOf(n, from);
       RetryConfig retry = node.retry();
       for (int attempt = 1; ; attempt++) {
         try {
