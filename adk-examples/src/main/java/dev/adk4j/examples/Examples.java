@@ -53,6 +53,7 @@ public final class Examples {
     examples.put("rewind", (s, d, t) -> RewindExample.run(s, t));
     examples.put("agent-tool", (s, d, t) -> AgentToolExample.run(s, t));
     examples.put("parallel-tools", (s, d, t) -> ParallelToolsExample.run(s, t));
+    examples.put("triage-workflow", (s, d, t) -> TriageWorkflowExample.run(s, t));
     examples.put("plugins", (s, d, t) -> PluginsExample.run(s, t));
     examples.put("tracing", (s, d, t) -> TracingExample.run(s, t));
     examples.put("human-in-the-loop", (s, d, t) -> HumanInTheLoopExample.run(d, t));

@@ -55,6 +55,7 @@ class ApiSurfaceTest {
           "adk-sessions",
           "adk-agents",
           "adk-runner",
+          "adk-workflows",
           "adk-server",
           "adk-eval",
           "adk-tools-mcp",

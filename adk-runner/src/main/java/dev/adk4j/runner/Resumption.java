@@ -4,6 +4,7 @@ import com.google.genai.types.Content;
 import dev.adk4j.agents.BaseAgent;
 import dev.adk4j.agents.SequentialAgent;
 import dev.adk4j.internal.tools.PendingCalls;
+import dev.adk4j.internal.tools.ResumesThroughChildren;
 import dev.adk4j.sessions.Session;
 import dev.adk4j.sessions.SessionException;
 import org.jspecify.annotations.Nullable;
@@ -13,7 +14,8 @@ import org.slf4j.LoggerFactory;
 /**
  * How a message that answers paused calls resumes their invocation: with that invocation's id, on
  * the branch the calls were made on, starting from the agent that made them, or from its highest
- * ancestor reached through sequential agents only (so the sequence goes on after it).
+ * ancestor reached through sequential agents (so the sequence goes on after it) and agents that
+ * resume through their children ({@link ResumesThroughChildren}: workflows).
  *
  * @param start the agent the resumed run starts from
  */
@@ -49,7 +51,9 @@ record Resumption(@Nullable String pausedInvocationId, BaseAgent start, @Nullabl
                             + root.name()
                             + "'"));
     BaseAgent start = paused;
-    while (start.parentAgent().orElse(null) instanceof SequentialAgent parent) {
+    for (BaseAgent parent = start.parentAgent().orElse(null);
+        parent instanceof SequentialAgent || parent instanceof ResumesThroughChildren;
+        parent = parent.parentAgent().orElse(null)) {
       start = parent;
     }
     log.debug(
