@@ -43,8 +43,12 @@ import org.openjdk.jmh.infra.Blackhole;
 public class PeerHistoryCompare {
 
   static final int CONVERSATIONS = 10;
-  static final int WARM_UP_TURNS = 5_000;
-  static final int WARM_UP_TURNS_DATABASE = 500;
+
+  /** Turns on fresh conversations before the first iteration ({@code -Dpeers.warmUpTurns}). */
+  static final int WARM_UP_TURNS = Integer.getInteger("peers.warmUpTurns", 5_000);
+
+  /** The same on a database: each turn there waits for commits. */
+  static final int WARM_UP_TURNS_DATABASE = WARM_UP_TURNS / 10;
 
   @Param({
     PeerWorkload.ADK4J,
