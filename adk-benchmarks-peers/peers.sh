@@ -15,7 +15,7 @@
 # Writes the JMH logs and JSON, table.md (the markdown tables for docs/benchmarks.md),
 # footprint.md (heap per session), start.txt (JVM start to first answered turn),
 # machine.txt (cores, JDK, commit, load average before and after) and load.log (the load average
-# every 5 s). About 15 minutes on an idle 2-core machine.
+# every 5 s). About 20 minutes on an idle 2-core machine (an hour at a load average of 15).
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -67,13 +67,17 @@ jmh() {
 }
 
 P='dev\.adk4j\.benchmarks\.peers\.'
+# On a database the shots' setup writes every prior message through the framework (adk4j: one
+# transaction per event), so those rows stop at 100 prior messages and take fewer iterations.
 if [ "$QUICK" = 1 ]; then
   LOOP=(-f 1 -wi 5 -i 3 -w 1s -r 1s)
   SHOTS=(-f 1 -wi 5 -i 10 -jvmArgsAppend -Dpeers.warmUpTurns=1000)
+  SHOTS_DB=(-f 1 -wi 3 -i 5 -jvmArgsAppend -Dpeers.warmUpTurns=1000)
   DATABASES=adk4j/sqlite,spring-ai/sqlite
 else
   LOOP=(-f 1 -wi 10 -i 5 -w 1s -r 1s)
-  SHOTS=(-f 1 -wi 10 -i 20)
+  SHOTS=(-f 1 -wi 10 -i 20 -jvmArgsAppend -Dpeers.warmUpTurns=3000)
+  SHOTS_DB=(-f 1 -wi 5 -i 10)
   DATABASES=adk4j/sqlite,spring-ai/sqlite,adk4j/postgresql,spring-ai/postgresql
 fi
 # A fresh conversation per turn, in a loop: time and bytes (-prof gc) per turn.
@@ -81,7 +85,7 @@ jmh fresh "${P}PeerTurnCompare\." "${LOOP[@]}" -prof gc
 jmh fresh-db "${P}PeerTurnCompare\." "${LOOP[@]}" -prof gc -p setup="$DATABASES"
 # The turn after 0, 100 and 1,000 prior messages (single shots of 10 turns, untimed setup).
 jmh history "${P}PeerHistoryCompare\." "${SHOTS[@]}"
-jmh history-db "${P}PeerHistoryCompare\." "${SHOTS[@]}" -p setup="$DATABASES"
+jmh history-db "${P}PeerHistoryCompare\." "${SHOTS_DB[@]}" -p setup="$DATABASES" -p prior=0,100
 
 # Footprint (item 5): heap per idle in-memory session and per 10,000-event session.
 echo "== footprint"
