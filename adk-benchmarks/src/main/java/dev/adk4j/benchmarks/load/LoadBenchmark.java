@@ -65,6 +65,7 @@ public final class LoadBenchmark {
   long maxRequests = 200_000;
   List<String> configs = List.of("pg1", "pg2", "pg3", "sqlite1");
   Path out = Path.of("adk-benchmarks/target/load");
+  int pgPort;
 
   final HttpClient http =
       HttpClient.newBuilder()
@@ -166,6 +167,7 @@ public final class LoadBenchmark {
           }
           url = pg.getJdbcUrl("postgres", db);
         }
+        pgPort = sqlite ? 0 : pg.getPort();
         String row = runConfig(sqlite ? "SQLite" : "PostgreSQL", instances, url, config);
         table.append(row).append('\n');
         System.out.println(row);
@@ -248,7 +250,7 @@ public final class LoadBenchmark {
         Thread.sleep(sleep / 1_000_000);
       }
       long serverCpu0 = cpu(servers);
-      long pgCpu0 = postgresCpu();
+      long pgCpu0 = postgresCpu(pgPort);
       long ok0 = tally.succeeded.sum();
       long waits0 = tally.waits.sum();
       long rest = end - System.nanoTime();
@@ -256,7 +258,7 @@ public final class LoadBenchmark {
         Thread.sleep(rest / 1_000_000);
       }
       long serverCpu1 = cpu(servers);
-      long pgCpu1 = postgresCpu();
+      long pgCpu1 = postgresCpu(pgPort);
       long okWindow = tally.succeeded.sum() - ok0;
       long waitsWindow = tally.waits.sum() - waits0;
       for (Thread t : threads) {
@@ -499,13 +501,29 @@ public final class LoadBenchmark {
     return sum;
   }
 
-  /** CPU nanoseconds used so far by this JVM's PostgreSQL processes (server and backends). */
-  static long postgresCpu() {
+  /**
+   * CPU nanoseconds used so far by the embedded PostgreSQL on {@code port}: its postmaster (which
+   * {@code pg_ctl} detaches, so it is no descendant of this JVM; found by the port among its
+   * arguments) and the postmaster's descendants (backends, writers); 0 when there is none.
+   */
+  static long postgresCpu(int port) {
+    if (port <= 0) {
+      return 0;
+    }
+    String p = Integer.toString(port);
     long[] sum = {0};
-    ProcessHandle.current()
-        .descendants()
-        .filter(h -> h.info().command().map(c -> c.contains("postgres")).orElse(false))
-        .forEach(h -> sum[0] += h.info().totalCpuDuration().map(Duration::toNanos).orElse(0L));
+    ProcessHandle.allProcesses()
+        .filter(h -> h.info().command().map(c -> c.endsWith("/postgres")).orElse(false))
+        .filter(h -> h.info().arguments().map(a -> Arrays.asList(a).contains(p)).orElse(false))
+        .forEach(
+            postmaster -> {
+              sum[0] += cpu(postmaster);
+              postmaster.descendants().forEach(h -> sum[0] += cpu(h));
+            });
     return sum[0];
+  }
+
+  static long cpu(ProcessHandle h) {
+    return h.info().totalCpuDuration().map(Duration::toNanos).orElse(0L);
   }
 }
