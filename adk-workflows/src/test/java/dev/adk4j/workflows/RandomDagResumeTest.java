@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.adk4j.agents.RunConfig;
 import dev.adk4j.events.Event;
+import dev.adk4j.runner.InvocationFailedException;
 import dev.adk4j.runner.Runner;
 import dev.adk4j.sessions.BaseSessionService;
 import dev.adk4j.sessions.InMemorySessionService;
@@ -147,7 +148,8 @@ class RandomDagResumeTest {
 
   static void run(Workflow wf, BaseSessionService sessions, String session, String text) {
     Runner runner = Runner.builder().agent(wf).appName(APP).sessionService(sessions).build();
-    runner.runAsync("u", session, Contents.user(text), CREATE).toList().blockingGet();
+    InvocationFailedException.throwIfFailed(
+        runner.runAsync("u", session, Contents.user(text), CREATE).toList().blockingGet());
   }
 
   static Session session(BaseSessionService sessions, String id) {

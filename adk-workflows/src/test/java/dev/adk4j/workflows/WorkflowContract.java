@@ -9,6 +9,7 @@ import com.google.genai.types.Part;
 import dev.adk4j.agents.LlmAgent;
 import dev.adk4j.agents.RunConfig;
 import dev.adk4j.events.Event;
+import dev.adk4j.runner.InvocationFailedException;
 import dev.adk4j.runner.Runner;
 import dev.adk4j.sessions.BaseSessionService;
 import dev.adk4j.sessions.Session;
@@ -69,7 +70,8 @@ abstract class WorkflowContract {
   }
 
   List<Event> run(Workflow wf, String session, String text) {
-    return runner(wf).runAsync("u", session, Contents.user(text), CREATE).toList().blockingGet();
+    return InvocationFailedException.throwIfFailed(
+        runner(wf).runAsync("u", session, Contents.user(text), CREATE).toList().blockingGet());
   }
 
   Session session(String id) {
