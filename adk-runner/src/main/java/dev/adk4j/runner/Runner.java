@@ -2,17 +2,12 @@ package dev.adk4j.runner;
 
 import com.google.genai.types.Content;
 import dev.adk4j.agents.BaseAgent;
-import dev.adk4j.agents.InvocationContext;
-import dev.adk4j.agents.LlmCallsLimitExceededException;
 import dev.adk4j.agents.RunConfig;
 import dev.adk4j.artifacts.BaseArtifactService;
 import dev.adk4j.artifacts.InMemoryArtifactService;
 import dev.adk4j.events.Event;
 import dev.adk4j.events.EventActions;
-import dev.adk4j.internal.sessions.SessionAccess;
-import dev.adk4j.internal.telemetry.Telemetry;
 import dev.adk4j.memory.BaseMemoryService;
-import dev.adk4j.models.LlmException;
 import dev.adk4j.plugins.BasePlugin;
 import dev.adk4j.sessions.BaseSessionService;
 import dev.adk4j.sessions.InMemorySessionService;
@@ -20,23 +15,16 @@ import dev.adk4j.sessions.Session;
 import dev.adk4j.sessions.SessionBusyException;
 import dev.adk4j.sessions.SessionLease;
 import dev.adk4j.sessions.SessionNotFoundException;
-import dev.adk4j.sessions.StateConflictException;
-import dev.adk4j.state.Scope;
-import io.opentelemetry.api.trace.Span;
 import io.reactivex.rxjava3.core.BackpressureStrategy;
 import io.reactivex.rxjava3.core.Flowable;
-import io.reactivex.rxjava3.core.FlowableEmitter;
 import io.reactivex.rxjava3.core.Single;
 import io.reactivex.rxjava3.schedulers.Schedulers;
-import io.reactivex.rxjava3.subscribers.DisposableSubscriber;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.concurrent.CancellationException;
-import java.util.concurrent.CountDownLatch;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -117,12 +105,14 @@ public class Runner implements AutoCloseable {
   private final @Nullable BaseMemoryService memoryService;
   private final @Nullable EventsCompactionConfig compaction;
   private final List<BasePlugin> plugins;
-  private final SessionTurns turns = new SessionTurns();
+
+  /** One turn at a time per session within this runner. */
+  final SessionTurns turns = new SessionTurns();
 
   /** Sessions whose events this runner keeps between turns. */
   static final int CACHED_SESSIONS = 1_000;
 
-  private final SessionCache sessionCache = new SessionCache(CACHED_SESSIONS);
+  final SessionCache sessionCache = new SessionCache(CACHED_SESSIONS);
 
   /**
    * @param artifactService nullable: without one, agents cannot save or load artifacts
@@ -371,7 +361,7 @@ public class Runner implements AutoCloseable {
               io.opentelemetry.context.Context caller = io.opentelemetry.context.Context.current();
               return Flowable.<Event>create(
                       emitter ->
-                          new Invocation(userId, sessionId, newMessage, runConfig, stateDelta)
+                          new Invocation(this, userId, sessionId, newMessage, runConfig, stateDelta)
                               .run(emitter, caller),
                       BackpressureStrategy.BUFFER)
                   .subscribeOn(Schedulers.io());
@@ -448,505 +438,6 @@ public class Runner implements AutoCloseable {
               }
             })
         .subscribeOn(Schedulers.io());
-  }
-
-  /** One invocation, run on its own thread. */
-  private final class Invocation {
-    private final String userId;
-    private final String sessionId;
-    private final @Nullable Content newMessage;
-    private final RunConfig runConfig;
-    private final @Nullable Map<String, Object> stateDelta;
-
-    /**
-     * Whether the invocation began in storage: its user message was stored (or it had none to
-     * store). Until then a failure stores no closing event, which would make a turn without its
-     * message (found by the history checker when the store failed under the message's append).
-     */
-    private boolean begun;
-
-    /**
-     * Whether storing the closing events of a failed turn failed too: the turn is left open, and
-     * its lease is given up unfinished so that the next turn closes it.
-     */
-    private volatile boolean closingFailed;
-
-    Invocation(
-        String userId,
-        String sessionId,
-        @Nullable Content newMessage,
-        RunConfig runConfig,
-        @Nullable Map<String, Object> stateDelta) {
-      this.userId = userId;
-      this.sessionId = sessionId;
-      this.newMessage = newMessage;
-      this.runConfig = runConfig;
-      this.stateDelta = stateDelta;
-    }
-
-    void run(FlowableEmitter<Event> emitter, io.opentelemetry.context.Context caller) {
-      // Whatever fails here, even an Error RxJava would treat as fatal and never deliver (a
-      // NoSuchMethodError from a mismatched library), ends the subscriber's flow below.
-      Span span = null;
-      Throwable terminal;
-      try {
-        String invocationId = InvocationContext.newInvocationContextId();
-        span = Telemetry.startInvocation(caller, appName, sessionId, invocationId, agent.name());
-        // Current on this thread for the whole invocation: the root context's spans are its
-        // children.
-        try (io.opentelemetry.context.Scope scope = span.makeCurrent()) {
-          terminal = runInSpan(emitter, invocationId, span);
-        }
-      } catch (Throwable t) {
-        terminal = t;
-      }
-      if (span != null) {
-        if (terminal != null) {
-          Telemetry.fail(span, terminal);
-        }
-        span.end();
-      }
-      // Signalled only now, with the lease released: a caller may close the service or start
-      // the next turn as soon as it sees the end of the run. An invocation that began ends
-      // normally even when it failed: its last event says why (errorCode, errorMessage), and
-      // every consumer, RxJava's fail-fast blocking iterators included, sees all its events.
-      // Only a failure before anything was stored or emitted is signalled as an error.
-      if (terminal == null || begun) {
-        emitter.onComplete();
-      } else {
-        emitter.tryOnError(terminal);
-      }
-    }
-
-    /**
-     * The invocation itself, under its span: emits its events and returns what ended it, or null if
-     * it succeeded; the lease and permit are released when it returns.
-     */
-    private @Nullable Throwable runInSpan(
-        FlowableEmitter<Event> emitter, String newInvocationId, Span span) {
-      String key = appName + '\u0000' + userId + '\u0000' + sessionId;
-      long deadline = System.nanoTime() + runConfig.maxSessionWait().toNanos();
-      SessionTurns.Permit permit;
-      try {
-        permit = turns.acquire(key, runConfig.maxSessionWait(), runConfig.sessionWaitListener());
-      } catch (Throwable t) {
-        return t;
-      }
-      SessionLease lease = null;
-      Session session = null;
-      InvocationContext ctx = null;
-      boolean succeeded = false;
-      Throwable terminal = null;
-      try {
-        lease = lease(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
-        session = sessionCache.load(sessionService, appName, userId, sessionId, compaction != null);
-        if (session == null) {
-          throw new SessionNotFoundException(appName, userId, sessionId);
-        }
-        lease.attach(session);
-        // A message answering calls the session's last invocations paused on resumes that
-        // invocation: checked before anything is stored, so a wrong answer changes nothing.
-        Resumption resume = Resumption.of(agent, session, newMessage, appName, userId);
-        String invocationId = newInvocationId;
-        if (resume != null) {
-          invocationId = resume.invocationId(newInvocationId);
-          Telemetry.resumed(span, invocationId);
-        }
-        ctx = newContext(session, newMessage, invocationId, resume);
-        InvocationHistory.closeInterrupted(ctx, agent, lease.tookOver());
-        Content message = newMessage;
-        if (message != null) {
-          Content replaced = null;
-          for (BasePlugin p : plugins) {
-            replaced = p.onUserMessageCallback(ctx, message).blockingGet();
-            if (replaced != null) {
-              break;
-            }
-          }
-          if (replaced != null) {
-            message = replaced;
-            ctx = newContext(session, message, ctx.invocationId(), resume);
-          }
-        }
-        log.debug(
-            "Invocation {} of agent '{}' on session '{}' of user '{}' in app '{}'",
-            ctx.invocationId(),
-            agent.name(),
-            sessionId,
-            userId,
-            appName);
-        if (message != null || (stateDelta != null && !stateDelta.isEmpty())) {
-          ctx.persist(
-              Event.builder()
-                  .invocationId(ctx.invocationId())
-                  .author("user")
-                  .content(message)
-                  .actions(EventActions.builder().stateDelta(stateDelta).build())
-                  .build());
-        }
-        begun = true;
-        Throwable failure =
-            beforeRun(ctx, emitter)
-                ? null
-                : runAgent(resume == null ? agent : resume.start(), ctx, emitter);
-        if (failure == null && emitter.isCancelled()) {
-          failure = cancelled();
-        }
-        if (failure == null) {
-          for (BasePlugin p : plugins) {
-            p.afterRunCallback(ctx).blockingAwait();
-          }
-          succeeded = true;
-          if (compaction != null) {
-            // Stored (not emitted) before the run completes, so the next turn and any reader
-            // after completion see it.
-            Compactions.compactIfDue(ctx, agent, compaction);
-          }
-        } else {
-          end(ctx, failure, emitter);
-          terminal = failure;
-        }
-      } catch (Throwable t) {
-        // A subscriber that goes away interrupts this thread (RxJava's subscribeOn), which may
-        // surface here as whatever the interrupted step threw: the invocation was cancelled.
-        Throwable failure = emitter.isCancelled() ? cancelled() : t;
-        if (ctx != null) {
-          end(ctx, failure, emitter);
-        }
-        terminal = failure;
-      } finally {
-        if (session != null) {
-          SessionAccess.liveState(session).keySet().removeIf(k -> Scope.of(k) == Scope.TEMP);
-          if (succeeded) {
-            sessionCache.remember(session, compaction);
-          } else {
-            sessionCache.forget(appName, userId, sessionId);
-          }
-        }
-        if (lease != null) {
-          if (begun && !succeeded && (closingFailed || terminal instanceof InterruptedException)) {
-            // Its turn is left open: the next holder is told to close it (tookOver)
-            lease.closeUnfinished();
-          } else {
-            lease.close();
-          }
-        }
-        turns.release(key, permit);
-      }
-      return terminal;
-    }
-
-    /**
-     * The root context (of the agent that resumes, on its branch, when {@code resume} is set);
-     * built on the invocation's thread, under its span.
-     */
-    private InvocationContext newContext(
-        Session session,
-        @Nullable Content message,
-        String invocationId,
-        @Nullable Resumption resume) {
-      return InvocationContext.builder()
-          .sessionService(sessionService)
-          .artifactService(artifactService)
-          .memoryService(memoryService)
-          .agent(agent)
-          .session(session)
-          .userContent(message)
-          .runConfig(runConfig)
-          .plugins(plugins)
-          .invocationId(invocationId)
-          .agent(resume == null ? agent : resume.start())
-          .branch(resume == null ? null : resume.branch())
-          .build();
-    }
-
-    /**
-     * Runs the plugins' before-run hooks; the first content ends the invocation: it is stored and
-     * emitted as the root agent's reply, and true is returned.
-     */
-    private boolean beforeRun(InvocationContext ctx, FlowableEmitter<Event> emitter) {
-      for (BasePlugin p : plugins) {
-        Content reply = p.beforeRunCallback(ctx).blockingGet();
-        if (reply != null) {
-          Event stored =
-              ctx.persist(
-                  Event.builder()
-                      .invocationId(ctx.invocationId())
-                      .author(agent.name())
-                      .content(reply)
-                      .build());
-          emit(ctx, stored, emitter);
-          return true;
-        }
-      }
-      return false;
-    }
-
-    /** Emits a stored event, as the plugins' on-event hooks may replace it. */
-    private void emit(InvocationContext ctx, Event stored, FlowableEmitter<Event> emitter) {
-      Event out = stored;
-      for (BasePlugin p : plugins) {
-        Event replaced = p.onEventCallback(ctx, stored).blockingGet();
-        if (replaced != null) {
-          out = replaced;
-          break;
-        }
-      }
-      if (!emitter.isCancelled()) {
-        emitter.onNext(out);
-      }
-    }
-
-    /** Takes the session's lease, creating the session first if it is missing and allowed to. */
-    private SessionLease lease(Duration wait) {
-      try {
-        return sessionService
-            .acquireLease(appName, userId, sessionId, wait, runConfig.sessionWaitListener())
-            .blockingGet();
-      } catch (SessionNotFoundException e) {
-        if (!runConfig.autoCreateSession()) {
-          throw e;
-        }
-        try {
-          sessionService.createSession(appName, userId, null, sessionId).blockingGet();
-        } catch (dev.adk4j.sessions.SessionAlreadyExistsException raced) {
-          // another instance created it first: fine
-        }
-        return sessionService
-            .acquireLease(appName, userId, sessionId, wait, runConfig.sessionWaitListener())
-            .blockingGet();
-      }
-    }
-
-    /**
-     * Runs the agent, storing and forwarding its events as they come; returns its failure, if any.
-     */
-    private @Nullable Throwable runAgent(
-        BaseAgent start, InvocationContext ctx, FlowableEmitter<Event> emitter)
-        throws InterruptedException {
-      CountDownLatch done = new CountDownLatch(1);
-      Throwable[] failure = new Throwable[1];
-      DisposableSubscriber<Event> forward =
-          new DisposableSubscriber<>() {
-            @Override
-            public void onNext(Event e) {
-              try {
-                Event stored = ctx.persist(e);
-                if (e.partial().orElse(false)) {
-                  if (!emitter.isCancelled()) {
-                    emitter.onNext(stored);
-                  }
-                } else {
-                  emit(ctx, stored, emitter);
-                }
-              } catch (Throwable t) {
-                failure[0] = t;
-                dispose();
-                done.countDown();
-              }
-            }
-
-            @Override
-            public void onError(Throwable t) {
-              failure[0] = t;
-              done.countDown();
-            }
-
-            @Override
-            public void onComplete() {
-              done.countDown();
-            }
-          };
-      emitter.setCancellable(
-          () -> {
-            forward.dispose();
-            done.countDown();
-          });
-      start.runAsync(ctx).subscribe(forward);
-      done.await();
-      return failure[0];
-    }
-
-    /**
-     * Leaves a history a model accepts after {@code failure}: an error response for every
-     * unanswered function call of the invocation, then an event saying why it ended. Nothing is
-     * written when the session is leased to someone else (this invocation lost it).
-     */
-    private void end(InvocationContext ctx, Throwable failure, FlowableEmitter<Event> emitter) {
-      if (!begun) {
-        return; // nothing of this invocation is stored: there is nothing to close
-      }
-      if (failure instanceof SessionBusyException
-          || failure instanceof dev.adk4j.sessions.StaleSessionException
-          || failure instanceof InterruptedException) {
-        // The session is no longer this invocation's (another turn took it over), or its thread
-        // was told to stop: nothing more is stored, and the caller is told why in an event that
-        // is not stored.
-        String code = errorCode(failure);
-        String message = messageOf(failure);
-        log.warn(
-            "Invocation {} of agent '{}' on {} stopped ({}): {}",
-            ctx.invocationId(),
-            agent.name(),
-            dev.adk4j.sessions.SessionException.describe(appName, userId, sessionId),
-            code,
-            message);
-        List<Event> closing =
-            InvocationHistory.close(ctx, ctx.invocationId(), agent, code, message);
-        emitUnstored(ctx, closing.get(closing.size() - 1), failure, emitter);
-        return;
-      }
-      if (failure instanceof CancellationException) {
-        // The subscriber went away: its cancellation interrupts this thread (now or in a moment),
-        // which could cut the closing writes short, so they run on a thread of their own (a new
-        // one: the io() pool may hand back this very thread, whose worker was just released).
-        Thread.interrupted();
-        Thread closer =
-            new Thread(() -> close(ctx, failure, emitter), "adk4j-close-" + ctx.invocationId());
-        closer.setDaemon(true);
-        closer.start();
-        while (closer.isAlive()) {
-          try {
-            closer.join();
-          } catch (InterruptedException e) {
-            // the cancellation's interrupt, which this closing answers: the lease is released
-            // next, and an interrupted thread could fail to release it
-          }
-        }
-        Thread.interrupted();
-        return;
-      }
-      close(ctx, failure, emitter);
-    }
-
-    /** {@link #end}'s writes: the closing events, stored and emitted, then the plugins' hooks. */
-    private void close(InvocationContext ctx, Throwable failure, FlowableEmitter<Event> emitter) {
-      String code = errorCode(failure);
-      String message = messageOf(failure);
-      String where = dev.adk4j.sessions.SessionException.describe(appName, userId, sessionId);
-      boolean cancelled = failure instanceof CancellationException;
-      if (cancelled) {
-        log.info(
-            "Invocation {} of agent '{}' on {} was cancelled",
-            ctx.invocationId(),
-            agent.name(),
-            where);
-      } else if (code.equals("INTERNAL_ERROR")) {
-        log.warn(
-            "Invocation {} of agent '{}' on {} failed ({}): {}",
-            ctx.invocationId(),
-            agent.name(),
-            where,
-            code,
-            message,
-            failure);
-      } else {
-        log.warn(
-            "Invocation {} of agent '{}' on {} failed ({}): {}",
-            ctx.invocationId(),
-            agent.name(),
-            where,
-            code,
-            message);
-      }
-      List<Event> closing = InvocationHistory.close(ctx, ctx.invocationId(), agent, code, message);
-      Event last = closing.get(closing.size() - 1);
-      boolean lastEmitted = false;
-      try {
-        for (Event e : closing) {
-          Event stored = ctx.persist(e);
-          if (e == last) {
-            InvocationFailedException.remember(stored, failure);
-          }
-          emit(ctx, stored, emitter);
-          lastEmitted = e == last;
-        }
-        for (BasePlugin p : plugins) {
-          p.onRunErrorCallback(ctx, failure).blockingAwait();
-        }
-      } catch (Throwable t) {
-        closingFailed = true;
-        failure.addSuppressed(t);
-        log.warn(
-            "Closing {} invocation {} on {} failed; the next turn closes it",
-            cancelled ? "cancelled" : "failed",
-            ctx.invocationId(),
-            where,
-            t);
-        if (!lastEmitted) {
-          // The caller still learns why the invocation ended, from an event that is not stored.
-          emitUnstored(
-              ctx,
-              last.toBuilder()
-                  .errorMessage(message + " (this event could not be stored: " + messageOf(t) + ")")
-                  .build(),
-              failure,
-              emitter);
-        }
-      }
-    }
-
-    /**
-     * Emits the final event of an invocation whose closing events cannot be stored (the only
-     * emitted non-partial events that are not stored).
-     */
-    private void emitUnstored(
-        InvocationContext ctx, Event last, Throwable failure, FlowableEmitter<Event> emitter) {
-      InvocationFailedException.remember(last, failure);
-      try {
-        emit(ctx, last, emitter);
-      } catch (Throwable t) {
-        log.warn("A plugin failed on the final event of invocation {}", ctx.invocationId(), t);
-        if (!emitter.isCancelled()) {
-          emitter.onNext(last);
-        }
-      }
-    }
-  }
-
-  /** What ends an invocation whose subscriber cancelled it: its final event says CANCELLED. */
-  static CancellationException cancelled() {
-    return new CancellationException(
-        "the invocation was cancelled: its caller stopped listening (a client that went away, or a"
-            + " server that is stopping)");
-  }
-
-  /** The message of {@code t}, or its class and description if it has none. */
-  static String messageOf(Throwable t) {
-    return t.getMessage() != null ? t.getMessage() : t.toString();
-  }
-
-  /** The {@code errorCode} of the final event of an invocation that failed with {@code t}. */
-  static String errorCode(Throwable t) {
-    if (t instanceof CancellationException) {
-      return "CANCELLED";
-    }
-    if (t instanceof InterruptedException) {
-      return "INTERRUPTED";
-    }
-    if (t instanceof StateConflictException) {
-      return "STATE_CONFLICT";
-    }
-    if (t instanceof SessionBusyException
-        || t instanceof dev.adk4j.sessions.StaleSessionException) {
-      return "SESSION_BUSY";
-    }
-    if (t instanceof SessionNotFoundException) {
-      return "SESSION_NOT_FOUND";
-    }
-    if (t instanceof dev.adk4j.sessions.SessionException) {
-      return "STORE_ERROR";
-    }
-    if (t instanceof LlmCallsLimitExceededException) {
-      return "LLM_CALLS_LIMIT_EXCEEDED";
-    }
-    if (t instanceof LlmException) {
-      return "MODEL_ERROR";
-    }
-    if (t instanceof IllegalArgumentException) {
-      return "INVALID_ARGUMENT";
-    }
-    return "INTERNAL_ERROR";
   }
 
   /**
