@@ -11,7 +11,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * A fresh database for one benchmark trial: a SQLite file in a new temporary folder, or an embedded
- * PostgreSQL server (binaries from Maven Central, default settings, so {@code fsync} is on).
+ * PostgreSQL server (binaries from Maven Central; zonky starts it with {@code -F} and {@code
+ * synchronous_commit=off}, so its commits are not flushed to disk).
  */
 final class BenchDatabase implements AutoCloseable {
 
