@@ -70,6 +70,7 @@ public final class AdkServer implements AutoCloseable {
   private final ExecutorService executor;
   private final Routes routes;
   private final @Nullable AutoCloseable ownedStore;
+  private final EvalStore evalStore;
   private final Object stopLock = new Object();
   private boolean stopped;
 
@@ -117,25 +118,60 @@ public final class AdkServer implements AutoCloseable {
     for (String app : runners.keySet()) {
       policies.put(app, b.appPolicies.getOrDefault(app, b.clientPolicy));
     }
+    EvalStore evals;
+    try {
+      evals =
+          evalStore(
+              b.evalStore != null
+                  ? b.evalStore
+                  : b.store != null && b.sessionService == null ? b.store : null);
+    } catch (RuntimeException e) {
+      closeQuietly(owned);
+      throw e;
+    }
+    this.evalStore = evals;
     this.routes =
         new Routes(
             Collections.unmodifiableMap(runners),
             Map.copyOf(policies),
             sessions,
             artifacts,
+            evals,
             config);
     this.executor = Executors.newCachedThreadPool(daemonThreads());
     try {
       this.http = HttpServer.create(new InetSocketAddress(address, b.port), 64);
     } catch (IOException e) {
       closeQuietly(owned);
+      evals.close();
       throw new IOException("cannot listen on " + b.host + ":" + b.port + ": " + e.getMessage(), e);
     }
     this.ownedStore = owned;
     http.createContext("/", routes);
     http.setExecutor(executor);
     http.start();
-    log.info("ADK server listening on {} with apps {}", url(), runners.keySet());
+    log.info(
+        "ADK server listening on {} with apps {}; eval sets and results in {}",
+        url(),
+        runners.keySet(),
+        evals.describe());
+  }
+
+  /**
+   * The eval sets' and results' store: tables of the database at {@code jdbcUrl} (its own small
+   * pool, the session schema migrated as the session service migrates it), in memory without one.
+   */
+  private static EvalStore evalStore(@Nullable String jdbcUrl) {
+    if (jdbcUrl == null) {
+      return EvalStore.inMemory();
+    }
+    return EvalStore.jdbc(
+        dev.adk4j.internal.jdbc.JdbcEvalStore.open(
+            jdbcUrl,
+            dev.adk4j.sessions.DatabaseSessionConfig.builder()
+                .maximumPoolSize(2)
+                .minimumIdle(0)
+                .build()));
   }
 
   /**
@@ -194,6 +230,7 @@ public final class AdkServer implements AutoCloseable {
         Map.copyOf(policies),
         sessions,
         artifacts,
+        EvalStore.inMemory(),
         config);
   }
 
@@ -253,6 +290,7 @@ public final class AdkServer implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
+    evalStore.close();
     closeQuietly(ownedStore);
   }
 
@@ -422,6 +460,7 @@ public final class AdkServer implements AutoCloseable {
     private final Map<String, BaseAgent> apps = new LinkedHashMap<>();
     private @Nullable BaseSessionService sessionService;
     private @Nullable String store;
+    private @Nullable String evalStore;
     private @Nullable BaseArtifactService artifactService;
     private String host = DEFAULT_HOST;
     private int port = DEFAULT_PORT;
@@ -473,6 +512,17 @@ public final class AdkServer implements AutoCloseable {
     }
 
     /** The artifact service; default: an in-memory one. */
+    /**
+     * Keeps the evaluation endpoints' eval sets and results in the database at {@code jdbcUrl}
+     * (SQLite or PostgreSQL, tables {@code adk_eval_sets} and {@code adk_eval_results}); default:
+     * the database of {@link #store} when the server opens one, else memory. For a server given its
+     * session service ({@link #sessionService}) that keeps sessions in a database, name it here.
+     */
+    public Builder evalStore(String jdbcUrl) {
+      this.evalStore = Objects.requireNonNull(jdbcUrl, "jdbcUrl");
+      return this;
+    }
+
     public Builder artifactService(BaseArtifactService artifactService) {
       this.artifactService = Objects.requireNonNull(artifactService, "artifactService");
       return this;

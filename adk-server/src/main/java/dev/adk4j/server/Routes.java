@@ -49,12 +49,14 @@ final class Routes implements HttpHandler {
   private final ArtifactRoutes artifacts;
   private final RunRoutes runs;
   private final DevUiFiles devUi;
+  private final EvalRoutes evals;
 
   Routes(
       Map<String, Runner> runners,
       Map<String, AdkServer.ClientPolicy> policies,
       BaseSessionService sessions,
       BaseArtifactService artifacts,
+      EvalStore evalStore,
       ServerConfig config) {
     this.config = config;
     this.sessionService = sessions;
@@ -65,6 +67,7 @@ final class Routes implements HttpHandler {
     this.artifacts = new ArtifactRoutes(artifacts, this.sessions, config);
     this.runs = new RunRoutes(apps, this.sessions, config);
     this.devUi = new DevUiFiles(config);
+    this.evals = new EvalRoutes(evalStore, sessions, this.sessions, config);
   }
 
   Set<String> appNames() {
@@ -328,12 +331,9 @@ final class Routes implements HttpHandler {
       sendJson(ex, 200, AgentGraph.appInfo(app, runner.agent()));
       return;
     }
-    if (n >= 3 && isEvalPath(seg.get(2))) {
-      if (method.equals("GET")) {
-        sendJson(ex, 200, Wire.MAPPER.createArrayNode());
-        return;
-      }
-      throw new HttpError(501, "evaluation is not supported by adk4j's server");
+    if (n >= 3 && EvalRoutes.isEvalPath(seg.get(2))) {
+      evals.handle(ex, method, app, runner, seg.subList(2, n));
+      return;
     }
     if (n < 4 || !seg.get(2).equals("users") || (n >= 5 && !seg.get(4).equals("sessions"))) {
       throw HttpError.notFound("no endpoint " + method + " /" + String.join("/", seg));
@@ -377,14 +377,6 @@ final class Routes implements HttpHandler {
       return;
     }
     throw HttpError.notFound("no endpoint " + method + " /" + String.join("/", seg));
-  }
-
-  private static boolean isEvalPath(String s) {
-    return s.equals("eval_sets")
-        || s.equals("eval-sets")
-        || s.equals("eval_results")
-        || s.equals("eval-results")
-        || s.equals("metrics-info");
   }
 
   private static String readVersion() {
