@@ -113,7 +113,8 @@ public final class AdkServer implements AutoCloseable {
             b.bearerToken,
             b.debug,
             b.heartbeat,
-            wait -> {});
+            wait -> {},
+            b.traces);
     Map<String, ClientPolicy> policies = new LinkedHashMap<>();
     for (String app : runners.keySet()) {
       policies.put(app, b.appPolicies.getOrDefault(app, b.clientPolicy));
@@ -224,7 +225,8 @@ public final class AdkServer implements AutoCloseable {
             null,
             debug,
             Duration.ofSeconds(1),
-            onSessionWait);
+            onSessionWait,
+            false);
     return new Routes(
         Collections.unmodifiableMap(new LinkedHashMap<>(runners)),
         Map.copyOf(policies),
@@ -461,6 +463,7 @@ public final class AdkServer implements AutoCloseable {
     private @Nullable BaseSessionService sessionService;
     private @Nullable String store;
     private @Nullable String evalStore;
+    private boolean traces;
     private @Nullable BaseArtifactService artifactService;
     private String host = DEFAULT_HOST;
     private int port = DEFAULT_PORT;
@@ -611,6 +614,19 @@ public final class AdkServer implements AutoCloseable {
     }
 
     /**
+     * Keeps the spans the Runner records in memory for the dev UI's trace views ({@code
+     * /debug/trace/...}), as ADK's dev server does: at start the server registers, as the global
+     * OpenTelemetry, an SDK whose only processor keeps the newest spans. Off by default, because an
+     * application that registers its own OpenTelemetry after the server started could not; when one
+     * is registered first, the server leaves it alone (its spans go there) and the trace views stay
+     * empty.
+     */
+    public Builder traces(boolean traces) {
+      this.traces = traces;
+      return this;
+    }
+
+    /**
      * How often an SSE stream with nothing to send writes a comment line, which is how the server
      * notices a client that went away (and cancels its run); 1 s by default.
      */
@@ -643,11 +659,11 @@ public final class AdkServer implements AutoCloseable {
     /**
      * Applies command-line options: {@code --port N}, {@code --host ADDR}, {@code --store
      * JDBC_URL}, {@code --cors ORIGIN[,ORIGIN]}, {@code --allowed-hosts NAME[,NAME]}, {@code
-     * --allow-any-host}, {@code --token TOKEN}, {@code --max-body-bytes N}, {@code --debug} (also
-     * in the {@code --name=value} form), {@code --allow-client-writes WHAT[,WHAT]} (for every app:
-     * {@code app-state}, {@code secret-state}, {@code model-content}, or {@code all}; see {@link
-     * ClientPolicy}). The environment variable {@code ADK4J_SERVER_TOKEN} sets the bearer token
-     * too, which keeps it out of the process list.
+     * --allow-any-host}, {@code --token TOKEN}, {@code --max-body-bytes N}, {@code --debug}, {@code
+     * --traces} (also in the {@code --name=value} form), {@code --allow-client-writes WHAT[,WHAT]}
+     * (for every app: {@code app-state}, {@code secret-state}, {@code model-content}, or {@code
+     * all}; see {@link ClientPolicy}). The environment variable {@code ADK4J_SERVER_TOKEN} sets the
+     * bearer token too, which keeps it out of the process list.
      *
      * @throws IllegalArgumentException naming an unknown option or a bad value
      */
@@ -670,6 +686,7 @@ public final class AdkServer implements AutoCloseable {
         }
         switch (name) {
           case "--debug" -> debug(true);
+          case "--traces" -> traces(true);
           case "--allow-any-host" -> allowAnyHost(true);
           case "--port",
               "--host",
@@ -693,7 +710,7 @@ public final class AdkServer implements AutoCloseable {
                       + arg
                       + "'; options: --port, --host, --store, --cors, --allowed-hosts,"
                       + " --allow-any-host, --token, --max-body-bytes, --allow-client-writes,"
-                      + " --debug");
+                      + " --debug, --traces");
         }
       }
       return this;

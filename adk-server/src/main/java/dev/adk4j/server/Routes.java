@@ -28,6 +28,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -50,6 +51,7 @@ final class Routes implements HttpHandler {
   private final RunRoutes runs;
   private final DevUiFiles devUi;
   private final EvalRoutes evals;
+  private final @Nullable Traces traces;
 
   Routes(
       Map<String, Runner> runners,
@@ -65,7 +67,8 @@ final class Routes implements HttpHandler {
     this.apps = new Apps(runners, policies);
     this.sessions = new SessionRoutes(sessions, apps, config);
     this.artifacts = new ArtifactRoutes(artifacts, this.sessions, config);
-    this.runs = new RunRoutes(apps, this.sessions, config);
+    this.traces = config.traces() ? Traces.install() : null;
+    this.runs = new RunRoutes(apps, this.sessions, config, traces);
     this.devUi = new DevUiFiles(config);
     this.evals = new EvalRoutes(evalStore, sessions, this.sessions, config);
   }
@@ -241,17 +244,26 @@ final class Routes implements HttpHandler {
   }
 
   /**
-   * {@code /debug/trace/{eventId}} and {@code /debug/trace/session/{id}}: adk4j's server keeps no
-   * spans, so, as ADK answers for an event it has no trace of, 404 "Trace not found"; a session's
-   * list is empty.
+   * {@code /debug/trace/{eventId}} (the model call that produced the event) and {@code
+   * /debug/trace/session/{id}} (the spans of the session's invocations), from the spans {@link
+   * Traces} keeps when the server runs with traces on; without them, as ADK answers for an event it
+   * has no trace of, 404 "Trace not found", and an empty list for a session.
    */
   private void trace(HttpExchange ex, List<String> rest) throws IOException {
     if (rest.size() == 2 && rest.get(0).equals("session")) {
-      sendJson(ex, 200, Wire.MAPPER.createArrayNode());
+      sendJson(
+          ex, 200, traces == null ? Wire.MAPPER.createArrayNode() : traces.session(rest.get(1)));
       return;
     }
     if (rest.size() == 1) {
-      throw HttpError.notFound("Trace not found");
+      if (traces == null) {
+        throw HttpError.notFound("Trace not found");
+      }
+      sendJson(
+          ex,
+          200,
+          traces.event(rest.get(0)).orElseThrow(() -> HttpError.notFound("Trace not found")));
+      return;
     }
     throw HttpError.notFound("no endpoint GET /debug/trace/" + String.join("/", rest));
   }
