@@ -319,7 +319,37 @@ final class Routes implements HttpHandler {
       return;
     }
     if (n >= 2 && seg.get(0).equals("apps")) {
-      apps.runner(seg.get(1));
+      Runner r = apps.runner(seg.get(1));
+      if (n == 3 && seg.get(2).equals("build_graph")) {
+        // the current form of /dev/build_graph/{app} (ADK's newer dev UI, @google/adk-devtools)
+        requireMethod(method, "GET");
+        ObjectNode info = Wire.MAPPER.createObjectNode();
+        info.put("name", seg.get(1));
+        info.set("root_agent", AgentGraph.describe(r.agent()));
+        sendJson(ex, 200, info);
+        return;
+      }
+      if (n == 3 && seg.get(2).equals("build_graph_image")) {
+        requireMethod(method, "GET");
+        sendJson(
+            ex, 200, Wire.MAPPER.createObjectNode().put("dotSrc", AgentGraph.dot(r.agent(), null)));
+        return;
+      }
+      if (n >= 3 && seg.get(2).equals("builder")) {
+        // as /builder/...: no builder file, nothing saved
+        if (n == 3) {
+          requireMethod(method, "GET");
+          ex.getResponseHeaders().set("Content-Type", "text/plain; charset=utf-8");
+          ex.sendResponseHeaders(200, -1);
+          return;
+        }
+        if (n == 4 && (seg.get(3).equals("save") || seg.get(3).equals("cancel"))) {
+          requireMethod(method, "POST");
+          discardBody(ex, 16L * config.maxBodyBytes());
+          sendJson(ex, 200, com.fasterxml.jackson.databind.node.BooleanNode.FALSE);
+          return;
+        }
+      }
       if (n >= 4 && seg.get(2).equals("debug") && seg.get(3).equals("trace")) {
         requireMethod(method, "GET");
         trace(ex, seg.subList(4, n));
