@@ -94,6 +94,7 @@ class DevUiBrowserTest {
             .app(APP, greeter)
             .app("other_app", other)
             .store("jdbc:sqlite:" + dir.resolve("server.db"))
+            .traces(true)
             .port(0)
             .start();
     client = new ServerClient(server);
@@ -174,6 +175,21 @@ class DevUiBrowserTest {
       JsonNode listed = json(client.get("/apps/" + APP + "/users/user/sessions"));
       assertThat(listed).hasSize(1);
       assertThat(listed.get(0).get("id").asText()).isEqualTo(sessionId);
+
+      // The Traces view: the run's spans (the server keeps them: --traces), the model call among
+      // them; then back to the events.
+      click(By.xpath("//mat-button-toggle[normalize-space()='Traces']//button"));
+      wait.withMessage(() -> "a trace tree showing the run's model call")
+          .until(
+              d -> {
+                for (WebElement tree : d.findElements(By.tagName("app-trace-tree"))) {
+                  if (tree.isDisplayed() && tree.getText().contains("call_llm")) {
+                    return tree;
+                  }
+                }
+                return null;
+              });
+      click(By.xpath("//mat-button-toggle[normalize-space()='Events']//button"));
 
       // The State tab shows it.
       click(By.xpath("//div[@role='tab'][normalize-space()='State']"));
