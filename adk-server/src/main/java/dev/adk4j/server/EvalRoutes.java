@@ -333,9 +333,16 @@ final class EvalRoutes {
     EvalSetResult result =
         new EvalSetResult(resultId, raw.evalSetId(), raw.cases(), raw.createdAt());
     ObjectNode json = (ObjectNode) parse(result.toJson());
+    Set<String> asked = new LinkedHashSet<>();
+    asked.addAll(evalConfig.criteria().keySet());
     ArrayNode out = Wire.MAPPER.createArrayNode();
     for (JsonNode entry : json.path("eval_case_results")) {
       ObjectNode e = (ObjectNode) entry;
+      // the metrics the run asked for, as ADK answers (adk-eval adds its operational ones)
+      keepMetrics(e.path("overall_eval_metric_results"), asked);
+      for (JsonNode per : e.path("eval_metric_result_per_invocation")) {
+        keepMetrics(per.path("eval_metric_results"), asked);
+      }
       Optional<EvalCase> c = set.find(e.path("eval_id").asText());
       int i = 0;
       for (JsonNode per : e.path("eval_metric_result_per_invocation")) {
@@ -353,6 +360,16 @@ final class EvalRoutes {
     store.putEvalResult(
         app, resultId, setId, json.toPrettyString(), (long) (raw.createdAt() * 1000));
     return out;
+  }
+
+  private static void keepMetrics(JsonNode list, Set<String> names) {
+    if (list instanceof ArrayNode a) {
+      for (Iterator<JsonNode> it = a.elements(); it.hasNext(); ) {
+        if (!names.contains(it.next().path("metric_name").asText())) {
+          it.remove();
+        }
+      }
+    }
   }
 
   /** The run's config from ADK's {@code eval_metrics}: {@code [{metricName, threshold}]}. */

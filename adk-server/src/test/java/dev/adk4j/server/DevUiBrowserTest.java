@@ -289,6 +289,45 @@ class DevUiBrowserTest {
       assertThat(data).as("the uploaded file in the stored events").isNotNull();
       assertThat(java.util.Base64.getMimeDecoder().decode(data)).isEqualTo(file);
 
+      // The Evals tab: create an eval set, add this session to it as a case, run it; the case
+      // passes (the scripted agent answers as it did) and the result is stored.
+      click(By.xpath("//div[@role='tab'][normalize-space()='Evals']"));
+      click(By.xpath("//app-eval-tab//div[normalize-space()='Create Evaluation Set']"));
+      WebElement setName =
+          wait.until(
+              ExpectedConditions.elementToBeClickable(By.xpath("//mat-dialog-container//input")));
+      setName.clear();
+      setName.sendKeys("ui_set");
+      click(By.xpath("//mat-dialog-container//button[normalize-space()='Create']"));
+      click(By.xpath("//app-eval-tab//div[normalize-space()='ui_set']"));
+      // (a button's text starts with its icon's name: the icon font is not loaded offline)
+      click(
+          By.xpath("//app-eval-tab//button[contains(normalize-space(), 'From Current Session')]"));
+      WebElement caseName =
+          wait.until(
+              ExpectedConditions.elementToBeClickable(By.xpath("//mat-dialog-container//input")));
+      caseName.clear();
+      caseName.sendKeys("ui_case");
+      click(By.xpath("//mat-dialog-container//button[normalize-space()='Create']"));
+      wait.until(
+          ExpectedConditions.visibilityOfElementLocated(
+              By.xpath("//app-eval-tab//*[normalize-space()='ui_case']")));
+      click(By.xpath("//app-eval-tab//button[contains(normalize-space(), 'Run All')]"));
+      click(By.xpath("//mat-dialog-container//button[normalize-space()='Start']"));
+      new WebDriverWait(driver, Duration.ofSeconds(60))
+          .withMessage("the eval run's result in the Evals tab")
+          .until(
+              d -> {
+                String shown = d.findElement(By.tagName("app-eval-tab")).getText();
+                return shown.contains("Pass") || shown.contains("PASS") ? shown : null;
+              });
+      JsonNode results = json(client.get("/apps/" + APP + "/eval_results"));
+      assertThat(results).hasSize(1);
+      JsonNode result =
+          json(client.get("/apps/" + APP + "/eval_results/" + results.get(0).asText()));
+      assertThat(result.at("/evalCaseResults/0/evalId").asText()).isEqualTo("ui_case");
+      assertThat(result.at("/evalCaseResults/0/finalEvalStatus").asInt()).isEqualTo(1);
+
       // No request of the page to this server failed (the console logs each failed one).
       String self = server.url().getAuthority();
       java.util.List<String> failed = new java.util.ArrayList<>();

@@ -167,6 +167,8 @@ abstract class EvalEndpointsTest {
     assertThat(result.get("evalSetId").asText()).isEqualTo("set_1");
     assertThat(result.get("evalSetFile").asText()).isEqualTo("set_1");
     assertThat(result.get("finalEvalStatus").asInt()).as(ran.body()).isEqualTo(1);
+    assertThat(result.get("overallEvalMetricResults").findValuesAsText("metricName"))
+        .containsExactly("tool_trajectory_avg_score", "response_match_score");
     JsonNode trajectory = result.get("overallEvalMetricResults").get(0);
     assertThat(trajectory.get("metricName").asText()).isEqualTo("tool_trajectory_avg_score");
     assertThat(trajectory.get("score").asDouble()).isEqualTo(1.0);
