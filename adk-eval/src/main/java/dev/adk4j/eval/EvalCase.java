@@ -3,6 +3,11 @@ package dev.adk4j.eval;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.google.genai.types.Content;
+import com.google.genai.types.FunctionCall;
+import com.google.genai.types.FunctionResponse;
+import dev.adk4j.events.Event;
+import dev.adk4j.sessions.Session;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -55,6 +60,53 @@ public final class EvalCase {
     }
     n.put("creation_timestamp", System.currentTimeMillis() / 1000.0);
     return new EvalCase(n, evalId, conversation, sessionInput, List.of(), List.of());
+  }
+
+  /**
+   * A case made from a session's conversation, as ADK's server makes one when the dev UI adds the
+   * current session to an eval set: one invocation per invocation id of the session's events that
+   * has a message from the user (events that only change state, such as a {@code PATCH}, make
+   * none), with that message, the tool calls and responses of the invocation in order, and its last
+   * final response from an agent as the expected one. The case starts from an empty state for the
+   * session's app and user ({@code session_input}).
+   */
+  public static EvalCase fromSession(String evalId, Session session) {
+    java.util.Map<String, List<Event>> byInvocation = new java.util.LinkedHashMap<>();
+    for (Event e : session.events()) {
+      if (e.partial().orElse(false)) {
+        continue;
+      }
+      String invocationId = e.invocationId();
+      String id = invocationId == null ? "" : invocationId;
+      byInvocation.computeIfAbsent(id, k -> new ArrayList<>()).add(e);
+    }
+    List<Invocation> conversation = new ArrayList<>();
+    for (java.util.Map.Entry<String, List<Event>> inv : byInvocation.entrySet()) {
+      Content user = null;
+      Content answer = null;
+      List<FunctionCall> calls = new ArrayList<>();
+      List<FunctionResponse> responses = new ArrayList<>();
+      for (Event e : inv.getValue()) {
+        if ("user".equals(e.author())) {
+          if (user == null && e.content().isPresent()) {
+            user = e.content().get();
+          }
+          continue;
+        }
+        calls.addAll(e.functionCalls());
+        responses.addAll(e.functionResponses());
+        if (e.finalResponse() && e.content().isPresent()) {
+          answer = e.content().get();
+        }
+      }
+      if (user != null) {
+        conversation.add(Invocation.of(inv.getKey(), user, answer, calls, responses));
+      }
+    }
+    return of(
+        evalId,
+        conversation,
+        new SessionInput(session.appName(), session.userId(), java.util.Map.of()));
   }
 
   static EvalCase parse(JsonNode raw, String path, String source) {

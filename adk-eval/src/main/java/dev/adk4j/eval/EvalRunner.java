@@ -51,6 +51,7 @@ public final class EvalRunner {
   private final @Nullable Path recordTo;
   private final @Nullable Path replayFrom;
   private final String userId;
+  private final @Nullable String sessionIdPrefix;
 
   private EvalRunner(Builder b) {
     if (b.apps.isEmpty()) {
@@ -64,6 +65,7 @@ public final class EvalRunner {
     this.recordTo = b.recordTo;
     this.replayFrom = b.replayFrom;
     this.userId = b.userId;
+    this.sessionIdPrefix = b.sessionIdPrefix;
   }
 
   public static Builder builder() {
@@ -80,8 +82,19 @@ public final class EvalRunner {
     private @Nullable Path recordTo;
     private @Nullable Path replayFrom;
     private String userId = "eval_user";
+    private @Nullable String sessionIdPrefix;
 
     private Builder() {}
+
+    /**
+     * Names the runs' sessions {@code prefix} and a random UUID, so that they can be told from
+     * others (adk-server leaves them out of its session lists, as ADK's server does with its {@code
+     * ___eval___session___} prefix); default: ids the session service chooses.
+     */
+    public Builder sessionIdPrefix(@Nullable String prefix) {
+      this.sessionIdPrefix = prefix;
+      return this;
+    }
 
     /**
      * Registers an agent under an app name; a case runs the app its {@code session_input.app_name}
@@ -261,7 +274,8 @@ public final class EvalRunner {
     }
     Map<String, Object> initial =
         new HashMap<>(c.sessionInput().map(SessionInput::state).orElse(Map.of()));
-    Session session = sessions.createSession(app, d.userId, initial, null).blockingGet();
+    String sessionId = sessionIdPrefix == null ? null : sessionIdPrefix + UUID.randomUUID();
+    Session session = sessions.createSession(app, d.userId, initial, sessionId).blockingGet();
     d.sessionId = session.id();
     List<Invocation> conversation = c.conversation();
     for (int i = 0; i < conversation.size(); i++) {

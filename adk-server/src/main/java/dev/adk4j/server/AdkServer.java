@@ -70,6 +70,7 @@ public final class AdkServer implements AutoCloseable {
   private final ExecutorService executor;
   private final Routes routes;
   private final @Nullable AutoCloseable ownedStore;
+  private final EvalStore evalStore;
   private final Object stopLock = new Object();
   private boolean stopped;
 
@@ -112,30 +113,66 @@ public final class AdkServer implements AutoCloseable {
             b.bearerToken,
             b.debug,
             b.heartbeat,
-            wait -> {});
+            wait -> {},
+            b.traces);
     Map<String, ClientPolicy> policies = new LinkedHashMap<>();
     for (String app : runners.keySet()) {
       policies.put(app, b.appPolicies.getOrDefault(app, b.clientPolicy));
     }
+    EvalStore evals;
+    try {
+      evals =
+          evalStore(
+              b.evalStore != null
+                  ? b.evalStore
+                  : b.store != null && b.sessionService == null ? b.store : null);
+    } catch (RuntimeException e) {
+      closeQuietly(owned);
+      throw e;
+    }
+    this.evalStore = evals;
     this.routes =
         new Routes(
             Collections.unmodifiableMap(runners),
             Map.copyOf(policies),
             sessions,
             artifacts,
+            evals,
             config);
     this.executor = Executors.newCachedThreadPool(daemonThreads());
     try {
       this.http = HttpServer.create(new InetSocketAddress(address, b.port), 64);
     } catch (IOException e) {
       closeQuietly(owned);
+      evals.close();
       throw new IOException("cannot listen on " + b.host + ":" + b.port + ": " + e.getMessage(), e);
     }
     this.ownedStore = owned;
     http.createContext("/", routes);
     http.setExecutor(executor);
     http.start();
-    log.info("ADK server listening on {} with apps {}", url(), runners.keySet());
+    log.info(
+        "ADK server listening on {} with apps {}; eval sets and results in {}",
+        url(),
+        runners.keySet(),
+        evals.describe());
+  }
+
+  /**
+   * The eval sets' and results' store: tables of the database at {@code jdbcUrl} (its own small
+   * pool, the session schema migrated as the session service migrates it), in memory without one.
+   */
+  private static EvalStore evalStore(@Nullable String jdbcUrl) {
+    if (jdbcUrl == null) {
+      return EvalStore.inMemory();
+    }
+    return EvalStore.jdbc(
+        dev.adk4j.internal.jdbc.JdbcEvalStore.open(
+            jdbcUrl,
+            dev.adk4j.sessions.DatabaseSessionConfig.builder()
+                .maximumPoolSize(2)
+                .minimumIdle(0)
+                .build()));
   }
 
   /**
@@ -188,12 +225,14 @@ public final class AdkServer implements AutoCloseable {
             null,
             debug,
             Duration.ofSeconds(1),
-            onSessionWait);
+            onSessionWait,
+            false);
     return new Routes(
         Collections.unmodifiableMap(new LinkedHashMap<>(runners)),
         Map.copyOf(policies),
         sessions,
         artifacts,
+        EvalStore.inMemory(),
         config);
   }
 
@@ -253,6 +292,7 @@ public final class AdkServer implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
+    evalStore.close();
     closeQuietly(ownedStore);
   }
 
@@ -422,6 +462,8 @@ public final class AdkServer implements AutoCloseable {
     private final Map<String, BaseAgent> apps = new LinkedHashMap<>();
     private @Nullable BaseSessionService sessionService;
     private @Nullable String store;
+    private @Nullable String evalStore;
+    private boolean traces;
     private @Nullable BaseArtifactService artifactService;
     private String host = DEFAULT_HOST;
     private int port = DEFAULT_PORT;
@@ -473,6 +515,17 @@ public final class AdkServer implements AutoCloseable {
     }
 
     /** The artifact service; default: an in-memory one. */
+    /**
+     * Keeps the evaluation endpoints' eval sets and results in the database at {@code jdbcUrl}
+     * (SQLite or PostgreSQL, tables {@code adk_eval_sets} and {@code adk_eval_results}); default:
+     * the database of {@link #store} when the server opens one, else memory. For a server given its
+     * session service ({@link #sessionService}) that keeps sessions in a database, name it here.
+     */
+    public Builder evalStore(String jdbcUrl) {
+      this.evalStore = Objects.requireNonNull(jdbcUrl, "jdbcUrl");
+      return this;
+    }
+
     public Builder artifactService(BaseArtifactService artifactService) {
       this.artifactService = Objects.requireNonNull(artifactService, "artifactService");
       return this;
@@ -561,6 +614,19 @@ public final class AdkServer implements AutoCloseable {
     }
 
     /**
+     * Keeps the spans the Runner records in memory for the dev UI's trace views ({@code
+     * /debug/trace/...}), as ADK's dev server does: at start the server registers, as the global
+     * OpenTelemetry, an SDK whose only processor keeps the newest spans. Off by default, because an
+     * application that registers its own OpenTelemetry after the server started could not; when one
+     * is registered first, the server leaves it alone (its spans go there) and the trace views stay
+     * empty.
+     */
+    public Builder traces(boolean traces) {
+      this.traces = traces;
+      return this;
+    }
+
+    /**
      * How often an SSE stream with nothing to send writes a comment line, which is how the server
      * notices a client that went away (and cancels its run); 1 s by default.
      */
@@ -593,11 +659,11 @@ public final class AdkServer implements AutoCloseable {
     /**
      * Applies command-line options: {@code --port N}, {@code --host ADDR}, {@code --store
      * JDBC_URL}, {@code --cors ORIGIN[,ORIGIN]}, {@code --allowed-hosts NAME[,NAME]}, {@code
-     * --allow-any-host}, {@code --token TOKEN}, {@code --max-body-bytes N}, {@code --debug} (also
-     * in the {@code --name=value} form), {@code --allow-client-writes WHAT[,WHAT]} (for every app:
-     * {@code app-state}, {@code secret-state}, {@code model-content}, or {@code all}; see {@link
-     * ClientPolicy}). The environment variable {@code ADK4J_SERVER_TOKEN} sets the bearer token
-     * too, which keeps it out of the process list.
+     * --allow-any-host}, {@code --token TOKEN}, {@code --max-body-bytes N}, {@code --debug}, {@code
+     * --traces} (also in the {@code --name=value} form), {@code --allow-client-writes WHAT[,WHAT]}
+     * (for every app: {@code app-state}, {@code secret-state}, {@code model-content}, or {@code
+     * all}; see {@link ClientPolicy}). The environment variable {@code ADK4J_SERVER_TOKEN} sets the
+     * bearer token too, which keeps it out of the process list.
      *
      * @throws IllegalArgumentException naming an unknown option or a bad value
      */
@@ -620,6 +686,7 @@ public final class AdkServer implements AutoCloseable {
         }
         switch (name) {
           case "--debug" -> debug(true);
+          case "--traces" -> traces(true);
           case "--allow-any-host" -> allowAnyHost(true);
           case "--port",
               "--host",
@@ -643,7 +710,7 @@ public final class AdkServer implements AutoCloseable {
                       + arg
                       + "'; options: --port, --host, --store, --cors, --allowed-hosts,"
                       + " --allow-any-host, --token, --max-body-bytes, --allow-client-writes,"
-                      + " --debug");
+                      + " --debug, --traces");
         }
       }
       return this;

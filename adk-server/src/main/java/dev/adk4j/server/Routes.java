@@ -28,6 +28,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -49,12 +50,15 @@ final class Routes implements HttpHandler {
   private final ArtifactRoutes artifacts;
   private final RunRoutes runs;
   private final DevUiFiles devUi;
+  private final EvalRoutes evals;
+  private final @Nullable Traces traces;
 
   Routes(
       Map<String, Runner> runners,
       Map<String, AdkServer.ClientPolicy> policies,
       BaseSessionService sessions,
       BaseArtifactService artifacts,
+      EvalStore evalStore,
       ServerConfig config) {
     this.config = config;
     this.sessionService = sessions;
@@ -63,8 +67,10 @@ final class Routes implements HttpHandler {
     this.apps = new Apps(runners, policies);
     this.sessions = new SessionRoutes(sessions, apps, config);
     this.artifacts = new ArtifactRoutes(artifacts, this.sessions, config);
-    this.runs = new RunRoutes(apps, this.sessions, config);
+    this.traces = config.traces() ? Traces.install() : null;
+    this.runs = new RunRoutes(apps, this.sessions, config, traces);
     this.devUi = new DevUiFiles(config);
+    this.evals = new EvalRoutes(evalStore, sessions, this.sessions, config);
   }
 
   Set<String> appNames() {
@@ -246,17 +252,26 @@ final class Routes implements HttpHandler {
   }
 
   /**
-   * {@code /debug/trace/{eventId}} and {@code /debug/trace/session/{id}}: adk4j's server keeps no
-   * spans, so, as ADK answers for an event it has no trace of, 404 "Trace not found"; a session's
-   * list is empty.
+   * {@code /debug/trace/{eventId}} (the model call that produced the event) and {@code
+   * /debug/trace/session/{id}} (the spans of the session's invocations), from the spans {@link
+   * Traces} keeps when the server runs with traces on; without them, as ADK answers for an event it
+   * has no trace of, 404 "Trace not found", and an empty list for a session.
    */
   private void trace(HttpExchange ex, List<String> rest) throws IOException {
     if (rest.size() == 2 && rest.get(0).equals("session")) {
-      sendJson(ex, 200, Wire.MAPPER.createArrayNode());
+      sendJson(
+          ex, 200, traces == null ? Wire.MAPPER.createArrayNode() : traces.session(rest.get(1)));
       return;
     }
     if (rest.size() == 1) {
-      throw HttpError.notFound("Trace not found");
+      if (traces == null) {
+        throw HttpError.notFound("Trace not found");
+      }
+      sendJson(
+          ex,
+          200,
+          traces.event(rest.get(0)).orElseThrow(() -> HttpError.notFound("Trace not found")));
+      return;
     }
     throw HttpError.notFound("no endpoint GET /debug/trace/" + String.join("/", rest));
   }
@@ -312,7 +327,37 @@ final class Routes implements HttpHandler {
       return;
     }
     if (n >= 2 && seg.get(0).equals("apps")) {
-      apps.runner(seg.get(1));
+      Runner r = apps.runner(seg.get(1));
+      if (n == 3 && seg.get(2).equals("build_graph")) {
+        // the current form of /dev/build_graph/{app} (ADK's newer dev UI, @google/adk-devtools)
+        requireMethod(method, "GET");
+        ObjectNode info = Wire.MAPPER.createObjectNode();
+        info.put("name", seg.get(1));
+        info.set("root_agent", AgentGraph.describe(r.agent()));
+        sendJson(ex, 200, info);
+        return;
+      }
+      if (n == 3 && seg.get(2).equals("build_graph_image")) {
+        requireMethod(method, "GET");
+        sendJson(
+            ex, 200, Wire.MAPPER.createObjectNode().put("dotSrc", AgentGraph.dot(r.agent(), null)));
+        return;
+      }
+      if (n >= 3 && seg.get(2).equals("builder")) {
+        // as /builder/...: no builder file, nothing saved
+        if (n == 3) {
+          requireMethod(method, "GET");
+          ex.getResponseHeaders().set("Content-Type", "text/plain; charset=utf-8");
+          ex.sendResponseHeaders(200, -1);
+          return;
+        }
+        if (n == 4 && (seg.get(3).equals("save") || seg.get(3).equals("cancel"))) {
+          requireMethod(method, "POST");
+          discardBody(ex, 16L * config.maxBodyBytes());
+          sendJson(ex, 200, com.fasterxml.jackson.databind.node.BooleanNode.FALSE);
+          return;
+        }
+      }
       if (n >= 4 && seg.get(2).equals("debug") && seg.get(3).equals("trace")) {
         requireMethod(method, "GET");
         trace(ex, seg.subList(4, n));
@@ -336,12 +381,9 @@ final class Routes implements HttpHandler {
       sendJson(ex, 200, AgentGraph.appInfo(app, runner.agent()));
       return;
     }
-    if (n >= 3 && isEvalPath(seg.get(2))) {
-      if (method.equals("GET")) {
-        sendJson(ex, 200, Wire.MAPPER.createArrayNode());
-        return;
-      }
-      throw new HttpError(501, "evaluation is not supported by adk4j's server");
+    if (n >= 3 && EvalRoutes.isEvalPath(seg.get(2))) {
+      evals.handle(ex, method, app, runner, seg.subList(2, n));
+      return;
     }
     if (n < 4 || !seg.get(2).equals("users") || (n >= 5 && !seg.get(4).equals("sessions"))) {
       throw HttpError.notFound("no endpoint " + method + " /" + String.join("/", seg));
@@ -385,14 +427,6 @@ final class Routes implements HttpHandler {
       return;
     }
     throw HttpError.notFound("no endpoint " + method + " /" + String.join("/", seg));
-  }
-
-  private static boolean isEvalPath(String s) {
-    return s.equals("eval_sets")
-        || s.equals("eval-sets")
-        || s.equals("eval_results")
-        || s.equals("eval-results")
-        || s.equals("metrics-info");
   }
 
   private static String readVersion() {

@@ -51,14 +51,16 @@ final class RunRoutes {
   private final Apps apps;
   private final SessionRoutes sessions;
   private final ServerConfig config;
+  private final @Nullable Traces traces;
 
   /** The runs in flight, with what they run on. */
   private final Map<ResourceSubscriber<Event>, RunRequest> runs = new ConcurrentHashMap<>();
 
-  RunRoutes(Apps apps, SessionRoutes sessions, ServerConfig config) {
+  RunRoutes(Apps apps, SessionRoutes sessions, ServerConfig config, @Nullable Traces traces) {
     this.apps = apps;
     this.sessions = sessions;
     this.config = config;
+    this.traces = traces;
   }
 
   /** Answers a run: {@code /run_sse} with {@code sse}, else {@code /run}. */
@@ -178,7 +180,11 @@ final class RunRoutes {
                 run.streaming() ? RunConfig.StreamingMode.SSE : RunConfig.StreamingMode.NONE)
             .sessionWaitListener(onWait.andThen(config.onSessionWait()))
             .build();
-    return apps.runner(run.appName()).runAsync(run.userId(), run.sessionId(), message, cfg, delta);
+    Flowable<Event> flow =
+        apps.runner(run.appName()).runAsync(run.userId(), run.sessionId(), message, cfg, delta);
+    Traces t = traces;
+    // the trace views link each model event to the model call that produced it
+    return t == null ? flow : flow.doOnNext(t::event);
   }
 
   private void run(HttpExchange ex, RunRequest run) throws IOException {

@@ -14,4 +14,5 @@ record ServerConfig(
     @Nullable String bearerToken,
     boolean debug,
     Duration heartbeat,
-    java.util.function.Consumer<dev.adk4j.sessions.SessionWait> onSessionWait) {}
+    java.util.function.Consumer<dev.adk4j.sessions.SessionWait> onSessionWait,
+    boolean traces) {}

@@ -96,7 +96,10 @@ final class SessionRoutes {
     }
     ArrayNode out = Wire.MAPPER.createArrayNode();
     for (Session s : page.sessions()) {
-      out.add(Wire.session(s, false));
+      if (!s.id().startsWith(EvalRoutes.EVAL_SESSION_PREFIX)) {
+        // the sessions of eval runs are left out, as ADK's server leaves them out
+        out.add(Wire.session(s, false));
+      }
     }
     sendJson(ex, 200, out);
   }

@@ -94,6 +94,7 @@ class DevUiBrowserTest {
             .app(APP, greeter)
             .app("other_app", other)
             .store("jdbc:sqlite:" + dir.resolve("server.db"))
+            .traces(true)
             .port(0)
             .start();
     client = new ServerClient(server);
@@ -174,6 +175,21 @@ class DevUiBrowserTest {
       JsonNode listed = json(client.get("/apps/" + APP + "/users/user/sessions"));
       assertThat(listed).hasSize(1);
       assertThat(listed.get(0).get("id").asText()).isEqualTo(sessionId);
+
+      // The Traces view: the run's spans (the server keeps them: --traces), the model call among
+      // them; then back to the events.
+      click(By.xpath("//mat-button-toggle[normalize-space()='Traces']//button"));
+      wait.withMessage(() -> "a trace tree showing the run's model call")
+          .until(
+              d -> {
+                for (WebElement tree : d.findElements(By.tagName("app-trace-tree"))) {
+                  if (tree.isDisplayed() && tree.getText().contains("call_llm")) {
+                    return tree;
+                  }
+                }
+                return null;
+              });
+      click(By.xpath("//mat-button-toggle[normalize-space()='Events']//button"));
 
       // The State tab shows it.
       click(By.xpath("//div[@role='tab'][normalize-space()='State']"));
@@ -272,6 +288,45 @@ class DevUiBrowserTest {
       }
       assertThat(data).as("the uploaded file in the stored events").isNotNull();
       assertThat(java.util.Base64.getMimeDecoder().decode(data)).isEqualTo(file);
+
+      // The Evals tab: create an eval set, add this session to it as a case, run it; the case
+      // passes (the scripted agent answers as it did) and the result is stored.
+      click(By.xpath("//div[@role='tab'][normalize-space()='Evals']"));
+      click(By.xpath("//app-eval-tab//div[normalize-space()='Create Evaluation Set']"));
+      WebElement setName =
+          wait.until(
+              ExpectedConditions.elementToBeClickable(By.xpath("//mat-dialog-container//input")));
+      setName.clear();
+      setName.sendKeys("ui_set");
+      click(By.xpath("//mat-dialog-container//button[normalize-space()='Create']"));
+      click(By.xpath("//app-eval-tab//div[normalize-space()='ui_set']"));
+      // (a button's text starts with its icon's name: the icon font is not loaded offline)
+      click(
+          By.xpath("//app-eval-tab//button[contains(normalize-space(), 'From Current Session')]"));
+      WebElement caseName =
+          wait.until(
+              ExpectedConditions.elementToBeClickable(By.xpath("//mat-dialog-container//input")));
+      caseName.clear();
+      caseName.sendKeys("ui_case");
+      click(By.xpath("//mat-dialog-container//button[normalize-space()='Create']"));
+      wait.until(
+          ExpectedConditions.visibilityOfElementLocated(
+              By.xpath("//app-eval-tab//*[normalize-space()='ui_case']")));
+      click(By.xpath("//app-eval-tab//button[contains(normalize-space(), 'Run All')]"));
+      click(By.xpath("//mat-dialog-container//button[normalize-space()='Start']"));
+      new WebDriverWait(driver, Duration.ofSeconds(60))
+          .withMessage("the eval run's result in the Evals tab")
+          .until(
+              d -> {
+                String shown = d.findElement(By.tagName("app-eval-tab")).getText();
+                return shown.contains("Pass") || shown.contains("PASS") ? shown : null;
+              });
+      JsonNode results = json(client.get("/apps/" + APP + "/eval_results"));
+      assertThat(results).hasSize(1);
+      JsonNode result =
+          json(client.get("/apps/" + APP + "/eval_results/" + results.get(0).asText()));
+      assertThat(result.at("/evalCaseResults/0/evalId").asText()).isEqualTo("ui_case");
+      assertThat(result.at("/evalCaseResults/0/finalEvalStatus").asInt()).isEqualTo(1);
 
       // No request of the page to this server failed (the console logs each failed one).
       String self = server.url().getAuthority();

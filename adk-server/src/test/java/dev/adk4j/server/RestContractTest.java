@@ -338,7 +338,8 @@ class RestContractTest {
                 .get("name")
                 .asText())
         .isEqualTo("greeter");
-    assertThat(client.post("/apps/greeting_app/eval_sets/x", "{}").statusCode()).isEqualTo(501);
+    // ADK's older creation of an eval set by id answers null
+    assertThat(client.post("/apps/greeting_app/eval_sets/x", "{}").body()).isEqualTo("null");
     HttpResponse<String> builderSave = client.post("/builder/save", "{}");
     assertThat(builderSave.statusCode()).isEqualTo(200);
     assertThat(builderSave.body()).isEqualTo("false");

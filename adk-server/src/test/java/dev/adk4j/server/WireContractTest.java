@@ -369,6 +369,15 @@ class WireContractTest {
 
     JsonNode graph = json(client.get("/dev/app/graph"));
     assertThat(graph.get("dotSrc").asText()).startsWith("digraph");
+    // the forms under /dev/apps/{app}/ that the newer dev UI (@google/adk-devtools 2) calls
+    assertThat(json(client.get("/dev/apps/app/build_graph")).get("root_agent").get("name").asText())
+        .isEqualTo("root");
+    assertThat(json(client.get("/dev/apps/app/build_graph_image")).get("dotSrc").asText())
+        .startsWith("digraph");
+    assertThat(client.get("/dev/apps/app/builder?ts=1").body()).isEmpty();
+    assertThat(client.post("/dev/apps/app/builder/save?tmp=true", "{}").body()).isEqualTo("false");
+    assertThat(client.post("/dev/apps/app/builder/cancel", "{}").body()).isEqualTo("false");
+    assertThat(json(client.get("/dev/apps/app/eval_sets"))).isEmpty();
     JsonNode build = json(client.get("/dev/build_graph/app"));
     assertThat(build.get("name").asText()).isEqualTo("app");
     assertThat(build.get("root_agent").get("name").asText()).isEqualTo("root");

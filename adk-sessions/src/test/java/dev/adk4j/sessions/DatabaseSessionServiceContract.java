@@ -850,9 +850,12 @@ abstract class DatabaseSessionServiceContract extends SessionServiceContract {
     service.appendEvent(plain, textEvent("q1", 1000L)).blockingGet();
     ((DatabaseSessionService) service).close();
     // Back to schema version 2 (the columns, tables and indexes gone, the history forgetting 3
-    // to 12, which Flyway would otherwise refuse to apply 3 and 4 under).
+    // to 13, which Flyway would otherwise refuse to apply 3 and 4 under).
     try (Connection c = raw();
         java.sql.Statement st = c.createStatement()) {
+      st.execute("DROP TABLE adk_eval_sets");
+      st.execute("DROP TABLE adk_eval_results");
+      st.execute("DELETE FROM adk_schema_history WHERE version = '13'");
       st.execute("DROP TABLE adk_state_history");
       st.execute("DELETE FROM adk_schema_history WHERE version IN ('11', '12')");
       st.execute("DROP TABLE IF EXISTS adk_memories_fts");
