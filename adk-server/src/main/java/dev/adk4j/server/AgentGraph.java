@@ -8,14 +8,17 @@ import dev.adk4j.agents.BaseAgent;
 import dev.adk4j.agents.LlmAgent;
 import dev.adk4j.events.Event;
 import dev.adk4j.tools.BaseTool;
+import dev.adk4j.workflows.Edge;
+import dev.adk4j.workflows.Node;
+import dev.adk4j.workflows.Workflow;
 import java.util.HashSet;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
- * An app's agent tree for the dev UI: as Graphviz DOT source (agents as ellipses, tools as boxes,
- * the agent and tools of one event highlighted) and as the nested description the UI's app view
- * reads.
+ * An app's agent tree for the dev UI: as Graphviz DOT source (agents as ellipses, tools as boxes, a
+ * {@link Workflow}'s nodes and edges, the agent, tools and workflow node of one event highlighted)
+ * and as the nested description the UI's app view reads.
  */
 final class AgentGraph {
   private AgentGraph() {}
@@ -28,6 +31,18 @@ final class AgentGraph {
       if (event.author() != null) {
         lit.add(event.author());
       }
+      // A workflow node's events are on its branch, the node's path (workflow.node...): each
+      // node along the path is lit.
+      event
+          .branch()
+          .ifPresent(
+              b -> {
+                String path = "";
+                for (String part : b.split("\\.")) {
+                  path = path.isEmpty() ? part : path + "." + part;
+                  lit.add("branch:" + path);
+                }
+              });
       for (FunctionCall c : event.functionCalls()) {
         c.name().ifPresent(lit::add);
       }
@@ -49,6 +64,10 @@ final class AgentGraph {
       return;
     }
     node(dot, a.name(), "ellipse", lit.contains(a.name()));
+    if (a instanceof Workflow wf) {
+      workflow(dot, wf, lit, seen);
+      return;
+    }
     if (a instanceof LlmAgent llm) {
       for (BaseTool t : llm.tools()) {
         node(dot, t.name(), "box", lit.contains(t.name()));
@@ -61,8 +80,68 @@ final class AgentGraph {
     }
   }
 
+  /**
+   * A workflow's graph: its nodes (shaped by kind: agents as ellipses, functions as boxes,
+   * classifiers as diamonds, joins as circles, loops as hexagons) under ids {@code workflow.node},
+   * its edges from {@code START} and between nodes labelled with their route (or {@code if} for a
+   * condition), and each agent node's agent tree. A node is highlighted when the event is on its
+   * branch (the node's path), or was authored by its agent.
+   */
+  private static void workflow(StringBuilder dot, Workflow wf, Set<String> lit, Set<String> seen) {
+    String start = wf.name() + "." + Workflow.START;
+    node(dot, start, "point", false);
+    edge(dot, wf.name(), start, false);
+    for (Node n : wf.nodes()) {
+      String id = wf.name() + "." + n.name();
+      boolean on =
+          lit.contains("branch:" + id)
+              || n.agent().map(ag -> lit.contains(ag.name())).orElse(false);
+      node(dot, id, shape(n.type()), on, n.name());
+      n.agent()
+          .ifPresent(
+              ag -> {
+                if (!ag.name().equals(n.name())) {
+                  agent(dot, ag, lit, seen);
+                  edge(dot, id, ag.name(), false);
+                } else if (ag instanceof LlmAgent llm) {
+                  for (BaseTool t : llm.tools()) {
+                    node(dot, t.name(), "box", lit.contains(t.name()));
+                    edge(dot, id, t.name(), on && lit.contains(t.name()));
+                  }
+                }
+              });
+    }
+    for (Edge e : wf.edges()) {
+      String from = e.from().equals(Workflow.START) ? start : wf.name() + "." + e.from();
+      String label = e.route() != null ? e.route() : e.condition() != null ? "if" : null;
+      dot.append("  ").append(quote(from)).append(" -> ").append(quote(wf.name() + "." + e.to()));
+      if (label != null) {
+        dot.append(" [label=").append(quote(label)).append(", fontcolor=\"#cccccc\"]");
+      }
+      dot.append(";\n");
+    }
+  }
+
+  private static String shape(String type) {
+    return switch (type) {
+      case "function" -> "box";
+      case "classifier" -> "diamond";
+      case "join" -> "circle";
+      case "loop" -> "hexagon";
+      default -> "ellipse";
+    };
+  }
+
   private static void node(StringBuilder dot, String name, String shape, boolean lit) {
+    node(dot, name, shape, lit, null);
+  }
+
+  private static void node(
+      StringBuilder dot, String name, String shape, boolean lit, @Nullable String label) {
     dot.append("  ").append(quote(name)).append(" [shape=").append(shape);
+    if (label != null) {
+      dot.append(", label=").append(quote(label));
+    }
     if (lit) {
       dot.append(", style=filled, fillcolor=\"").append(HIGHLIGHT).append("\"");
     }
