@@ -54,6 +54,7 @@ public final class Examples {
     examples.put("agent-tool", (s, d, t) -> AgentToolExample.run(s, t));
     examples.put("parallel-tools", (s, d, t) -> ParallelToolsExample.run(s, t));
     examples.put("triage-workflow", (s, d, t) -> TriageWorkflowExample.run(s, t));
+    examples.put("durable-workflow", (s, d, t) -> DurableWorkflowExample.run(d, t));
     examples.put("plugins", (s, d, t) -> PluginsExample.run(s, t));
     examples.put("tracing", (s, d, t) -> TracingExample.run(s, t));
     examples.put("human-in-the-loop", (s, d, t) -> HumanInTheLoopExample.run(d, t));

@@ -50,6 +50,17 @@ class MainJobTest {
         .contains("user:visits = 1")
         .contains("user:visits = 2")
         .contains("1 of 1 cases passed");
+    // The durable workflow: killed in 'ship' in a second JVM, resumed here without running the
+    // finished nodes again; the order was charged once.
+    assertThat(section(first, "durable-workflow"))
+        .contains("node charge runs in the second JVM")
+        .contains("node ship runs in the second JVM")
+        .contains("second JVM killed inside 'ship'")
+        .contains("node ship runs in this process")
+        .contains("node confirm runs in this process")
+        .doesNotContain("node reserve runs in this process")
+        .doesNotContain("node charge runs in this process")
+        .contains("charges: 1");
 
     String second = runMain(dir);
     assertThat(second)
@@ -61,7 +72,8 @@ class MainJobTest {
     // Each example starts afresh: a second run prints the same transcript, except where the
     // content is meant to change (persisted counters and new session ids, the clock, and the
     // order in which parallel branches finish). Nothing leaks from one example into another.
-    Set<String> varying = Set.of("persistence", "manual-update", "pipeline", "eval", "a2a");
+    Set<String> varying =
+        Set.of("persistence", "manual-update", "pipeline", "eval", "a2a", "durable-workflow");
     for (String name : Examples.all().keySet()) {
       if (!varying.contains(name)) {
         assertThat(section(second, name)).as(name).isEqualTo(section(first, name));
@@ -72,6 +84,9 @@ class MainJobTest {
     // the eval example's table differs only in its measured durations
     assertThat(section(second, "eval").replaceAll("duration_v1 .*", ""))
         .isEqualTo(section(first, "eval").replaceAll("duration_v1 .*", ""));
+    // the durable workflow's log line on taking over the killed process's lease names that process
+    assertThat(section(second, "durable-workflow").replaceAll(".*Took over the lease.*\n", ""))
+        .isEqualTo(section(first, "durable-workflow").replaceAll(".*Took over the lease.*\n", ""));
     // the A2A example's servers get new ports, and its remote conversation a new context id
     String hexId = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}";
     assertThat(section(second, "a2a").replaceAll(":[0-9]+/", ":PORT/").replaceAll(hexId, "ID"))
