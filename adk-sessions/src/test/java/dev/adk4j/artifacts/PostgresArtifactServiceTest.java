@@ -10,33 +10,49 @@ import dev.adk4j.sessions.Session;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.Statement;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * {@link DatabaseArtifactService} on PostgreSQL (embedded, shared by the run; a fresh database per
- * service): the contract, life beside the sessions, and two instances saving one file.
+ * {@link DatabaseArtifactService} on PostgreSQL (embedded, shared by the run; one database for the
+ * class, emptied before each test): the contract, life beside the sessions, and two instances
+ * saving one file.
  */
 class PostgresArtifactServiceTest extends ArtifactServiceContract {
 
   @RegisterExtension
   static final EmbeddedPostgresExtension POSTGRES = new EmbeddedPostgresExtension();
 
-  @Override
-  protected BaseArtifactService createService() throws Exception {
-    return new DatabaseArtifactService(POSTGRES.newDatabase());
+  /** One database for the class (migrated once), emptied before each test. */
+  private static String url;
+
+  private static synchronized String url() throws Exception {
+    if (url == null) {
+      url = POSTGRES.newDatabase();
+    }
+    return url;
   }
 
-  @AfterEach
-  void dropDatabases() throws Exception {
-    closeArtifactService();
+  @Override
+  protected BaseArtifactService createService() throws Exception {
+    DatabaseArtifactService service = new DatabaseArtifactService(url());
+    try (Connection c = DriverManager.getConnection(url());
+        Statement st = c.createStatement()) {
+      st.execute("TRUNCATE adk_artifacts");
+    }
+    return service;
+  }
+
+  @AfterAll
+  static void dropDatabase() throws Exception {
     POSTGRES.dropDatabases();
+    url = null;
   }
 
   @Test
   void artifactsLiveInTheSessionsDatabase_andTwoInstancesShareTheVersions() throws Exception {
-    String url = POSTGRES.newDatabase();
+    String url = url();
     try (DatabaseSessionService sessions = new DatabaseSessionService(url);
         DatabaseArtifactService one = new DatabaseArtifactService(url);
         DatabaseArtifactService two = new DatabaseArtifactService(url)) {
@@ -70,6 +86,11 @@ class PostgresArtifactServiceTest extends ArtifactServiceContract {
               "Cannot save artifact 'big.txt' of session 's1' of user 'alice' in app 'app'")
           .hasMessageNotContaining("xxxxx");
       assertThat(files.listVersions("app", "alice", "s1", "big.txt").blockingGet()).isEmpty();
+    } finally {
+      try (Connection c = DriverManager.getConnection(url());
+          Statement st = c.createStatement()) {
+        st.execute("ALTER TABLE adk_artifacts DROP CONSTRAINT IF EXISTS small");
+      }
     }
   }
 }
