@@ -80,7 +80,8 @@ class SqliteStateHistoryTest extends StateHistoryContract {
     try (Connection c = DriverManager.getConnection(url());
         Statement st = c.createStatement()) {
       st.execute("DROP TABLE adk_state_history");
-      st.execute("DELETE FROM adk_schema_history WHERE version IN ('11', '12')");
+      st.execute("DROP TABLE adk_artifacts"); // version 14, above them
+      st.execute("DELETE FROM adk_schema_history WHERE version IN ('11', '12', '14')");
     }
     service = createService();
     assertThat(history("alice", "s1", "k")).isEqualTo(replay("alice", "s1", "k")).isNotEmpty();
@@ -101,7 +102,8 @@ class SqliteStateHistoryTest extends StateHistoryContract {
     try (Connection c = DriverManager.getConnection(url());
         Statement st = c.createStatement()) {
       st.execute("DELETE FROM adk_state_history WHERE state_key = 'user:n'");
-      st.execute("DELETE FROM adk_schema_history WHERE version = '12'");
+      st.execute("DROP TABLE adk_artifacts"); // version 14, above it
+      st.execute("DELETE FROM adk_schema_history WHERE version IN ('12', '14')");
     }
     service = createService();
     assertThat(history("alice", "s1", "user:n")).isEqualTo(expected);

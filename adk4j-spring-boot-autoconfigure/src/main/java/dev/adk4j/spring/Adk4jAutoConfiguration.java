@@ -4,6 +4,7 @@ import dev.adk4j.agents.BaseAgent;
 import dev.adk4j.agents.LlmAgent;
 import dev.adk4j.agents.RunConfig;
 import dev.adk4j.artifacts.BaseArtifactService;
+import dev.adk4j.artifacts.DatabaseArtifactService;
 import dev.adk4j.artifacts.InMemoryArtifactService;
 import dev.adk4j.memory.BaseMemoryService;
 import dev.adk4j.memory.DatabaseMemoryService;
@@ -120,10 +121,42 @@ public class Adk4jAutoConfiguration {
     return new InMemorySessionService();
   }
 
-  /** The artifact service: in memory (adk4j has no database artifact service yet). */
+  /**
+   * The artifact service: a {@link DatabaseArtifactService} in the sessions' database when they are
+   * in one (on {@code adk4j.sessions.jdbc-url}, else on the application's DataSource), else an
+   * {@link InMemoryArtifactService}; {@code adk4j.artifacts.store} forces either.
+   */
   @Bean
   @ConditionalOnMissingBean
-  public BaseArtifactService adk4jArtifactService() {
+  public BaseArtifactService adk4jArtifactService(
+      Adk4jProperties properties,
+      DatabaseSessionConfig config,
+      ObjectProvider<DataSource> dataSources) {
+    Adk4jProperties.Store store = properties.getArtifacts().getStore();
+    Adk4jProperties.Sessions s = properties.getSessions();
+    if (store == Adk4jProperties.Store.NONE) {
+      throw new IllegalStateException(
+          "adk4j.artifacts.store=none: the runners need an artifact service; use auto, memory or"
+              + " database");
+    }
+    if (store == Adk4jProperties.Store.MEMORY) {
+      return new InMemoryArtifactService();
+    }
+    boolean sessionsInDatabase =
+        s.getStore() != Adk4jProperties.Store.MEMORY && s.getStore() != Adk4jProperties.Store.NONE;
+    String url = s.getJdbcUrl();
+    if (url != null && !url.isBlank() && sessionsInDatabase) {
+      return new DatabaseArtifactService(url, config);
+    }
+    DataSource ds = dataSources.getIfUnique();
+    if (ds != null && sessionsInDatabase) {
+      return new DatabaseArtifactService(ds, config);
+    }
+    if (store == Adk4jProperties.Store.DATABASE) {
+      throw new IllegalStateException(
+          "adk4j.artifacts.store=database, but the sessions are not in a database (no single"
+              + " DataSource, no adk4j.sessions.jdbc-url, or adk4j.sessions.store=memory)");
+    }
     return new InMemoryArtifactService();
   }
 

@@ -8,14 +8,15 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
  * The {@code adk4j.*} properties: sessions (every setting of {@link DatabaseSessionConfig}),
- * memory, expiry cleanup, {@link RunConfig} defaults, compaction, the REST API, the model, shutdown
- * and tracing. Each has a default; {@code docs/spring-boot.md} lists them. Not thread-safe (Spring
- * binds it once).
+ * artifacts, memory, expiry cleanup, {@link RunConfig} defaults, compaction, the REST API, the
+ * model, shutdown and tracing. Each has a default; {@code docs/spring-boot.md} lists them. Not
+ * thread-safe (Spring binds it once).
  */
 @ConfigurationProperties(prefix = "adk4j")
 public class Adk4jProperties {
 
   private final Sessions sessions = new Sessions();
+  private final Artifacts artifacts = new Artifacts();
   private final Memory memory = new Memory();
   private final Cleanup cleanup = new Cleanup();
   private final Run run = new Run();
@@ -27,6 +28,10 @@ public class Adk4jProperties {
 
   public Sessions getSessions() {
     return sessions;
+  }
+
+  public Artifacts getArtifacts() {
+    return artifacts;
   }
 
   public Memory getMemory() {
@@ -238,6 +243,20 @@ public class Adk4jProperties {
 
     public void setSecretKey(@Nullable String secretKey) {
       this.secretKey = secretKey;
+    }
+  }
+
+  /** {@code adk4j.artifacts.*}: the artifact service the runners save files in. */
+  public static class Artifacts {
+    /** Where artifacts are kept: auto (the sessions' database if any), memory or database. */
+    private Store store = Store.AUTO;
+
+    public Store getStore() {
+      return store;
+    }
+
+    public void setStore(Store store) {
+      this.store = store;
     }
   }
 

@@ -2,10 +2,12 @@ package dev.adk4j.spring;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.google.genai.types.Part;
 import dev.adk4j.agents.BaseAgent;
 import dev.adk4j.agents.LlmAgent;
 import dev.adk4j.agents.RunConfig;
 import dev.adk4j.artifacts.BaseArtifactService;
+import dev.adk4j.artifacts.DatabaseArtifactService;
 import dev.adk4j.artifacts.InMemoryArtifactService;
 import dev.adk4j.memory.BaseMemoryService;
 import dev.adk4j.memory.DatabaseMemoryService;
@@ -108,7 +110,7 @@ class Adk4jAutoConfigurationTest {
   }
 
   @Test
-  void withSqliteDataSource_sessionsAndMemoryAreInItsDatabase() {
+  void withSqliteDataSource_sessionsArtifactsAndMemoryAreInItsDatabase() {
     Path file = dir.resolve("app.db");
     contexts
         .withUserConfiguration(Agents.class)
@@ -121,8 +123,20 @@ class Adk4jAutoConfigurationTest {
               assertThat(((DatabaseSessionService) sessions).databaseProduct()).isEqualTo("SQLite");
               assertThat(ctx.getBean(BaseMemoryService.class))
                   .isInstanceOf(DatabaseMemoryService.class);
+              BaseArtifactService artifacts = ctx.getBean(BaseArtifactService.class);
+              assertThat(artifacts).isInstanceOf(DatabaseArtifactService.class);
+              assertThat(ctx.getBean(AdkRunners.class).get("assistant").artifactService())
+                  .isSameAs(artifacts);
+              artifacts
+                  .saveArtifact("assistant", "u", "s", "notes.txt", Part.fromText("kept"))
+                  .blockingGet();
               TestAgents.turn(ctx.getBean(AdkRunners.class).get("assistant"), "u", "s", "hi");
             });
+    // the artifact is in the application's database file too
+    try (DatabaseArtifactService reader = new DatabaseArtifactService("jdbc:sqlite:" + file)) {
+      assertThat(reader.loadArtifact("assistant", "u", "s", "notes.txt").blockingGet().text())
+          .contains("kept");
+    }
     // the session is in the application's database file, for any other reader of it
     try (DatabaseSessionService reader = new DatabaseSessionService("jdbc:sqlite:" + file)) {
       Session s = reader.getSession("assistant", "u", "s", Optional.empty()).blockingGet();
@@ -150,6 +164,8 @@ class Adk4jAutoConfigurationTest {
             ctx -> {
               assertThat(ctx.getBean(BaseSessionService.class))
                   .isInstanceOf(InMemorySessionService.class);
+              assertThat(ctx.getBean(BaseArtifactService.class))
+                  .isInstanceOf(InMemoryArtifactService.class);
               assertThat(ctx).doesNotHaveBean(BaseMemoryService.class);
               assertThat(ctx.getBean(AdkRunners.class).single().memoryService()).isNull();
             });
@@ -295,6 +311,7 @@ class Adk4jAutoConfigurationTest {
               "adk4j.sessions.migrate",
               "adk4j.sessions.jdbc-url",
               "adk4j.memory.store",
+              "adk4j.artifacts.store",
               "adk4j.cleanup.enabled",
               "adk4j.run.max-llm-calls",
               "adk4j.compaction.interval",

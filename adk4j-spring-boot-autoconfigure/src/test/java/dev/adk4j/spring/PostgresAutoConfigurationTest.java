@@ -65,6 +65,8 @@ class PostgresAutoConfigurationTest {
                   .isEqualTo("PostgreSQL");
               assertThat(ctx.getBean(BaseMemoryService.class))
                   .isInstanceOf(DatabaseMemoryService.class);
+              assertThat(ctx.getBean(dev.adk4j.artifacts.BaseArtifactService.class))
+                  .isInstanceOf(dev.adk4j.artifacts.DatabaseArtifactService.class);
               TestAgents.turn(ctx.getBean(AdkRunners.class).single(), "u", "s", "hi");
               assertThat(
                       sessions
