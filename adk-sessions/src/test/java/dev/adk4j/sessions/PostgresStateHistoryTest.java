@@ -95,8 +95,10 @@ class PostgresStateHistoryTest extends StateHistoryContract {
     try (Connection c = DriverManager.getConnection(url);
         Statement st = c.createStatement()) {
       st.execute("DROP TABLE adk_state_history");
-      st.execute("DROP TABLE adk_artifacts"); // version 14, above them
-      st.execute("DELETE FROM adk_schema_history WHERE version IN ('11', '12', '14')");
+      st.execute("DROP TABLE adk_eval_sets"); // versions 13 and 14, above them
+      st.execute("DROP TABLE adk_eval_results");
+      st.execute("DROP TABLE adk_artifacts");
+      st.execute("DELETE FROM adk_schema_history WHERE version IN ('11', '12', '13', '14')");
     }
     service = createService();
     assertThat(history("alice", "s1", "k")).isEqualTo(replay("alice", "s1", "k")).isNotEmpty();
@@ -116,8 +118,10 @@ class PostgresStateHistoryTest extends StateHistoryContract {
     try (Connection c = DriverManager.getConnection(url);
         Statement st = c.createStatement()) {
       st.execute("DELETE FROM adk_state_history WHERE state_key = 'user:n'");
-      st.execute("DROP TABLE adk_artifacts"); // version 14, above it
-      st.execute("DELETE FROM adk_schema_history WHERE version IN ('12', '14')");
+      st.execute("DROP TABLE adk_eval_sets"); // versions 13 and 14, above it
+      st.execute("DROP TABLE adk_eval_results");
+      st.execute("DROP TABLE adk_artifacts");
+      st.execute("DELETE FROM adk_schema_history WHERE version IN ('12', '13', '14')");
     }
     service = createService();
     assertThat(history("alice", "s1", "user:n")).isEqualTo(expected);
