@@ -44,21 +44,10 @@ public class Adk4jWebMvcAutoConfiguration {
       Adk4jProperties properties,
       org.springframework.beans.factory.ObjectProvider<SessionWaits> waits) {
     Adk4jProperties.Server s = properties.getServer();
-    AdkServer.ClientPolicy policy =
-        AdkServer.ClientPolicy.defaults()
-            .appState(s.isAllowAppStateWrites())
-            .secretState(s.isAllowSecretStateWrites())
-            .modelContent(s.isAllowModelContent());
-    String base = AdkApiHandler.normalize(s.getBasePath());
+    String base = AdkApiRequests.normalize(s.getBasePath());
     AdkApiHandler handler =
         new AdkApiHandler(
-            AdkServer.handler(
-                runners.asMap(),
-                sessions,
-                artifacts,
-                policy,
-                s.isDebug(),
-                wait -> waits.ifAvailable(w -> w.accept(wait))),
+            AdkApiRequests.serverHandler(runners, sessions, artifacts, s, waits),
             base,
             s.isDevUi(),
             ClassUtils.isPresent(SPRING_SECURITY, getClass().getClassLoader()));

@@ -55,7 +55,7 @@ final class ReactiveApiHandler implements WebHandler {
     if (path.isEmpty()) {
       path = "/";
     }
-    List<String> seg = AdkApiHandler.segments(path);
+    List<String> seg = AdkApiRequests.segments(path);
     boolean uiPath = seg.isEmpty() || seg.get(0).equals("dev-ui");
     if (uiPath && !devUi) {
       return send(res, 404, "the dev UI is off; set adk4j.server.dev-ui=true to serve it");
@@ -64,7 +64,7 @@ final class ReactiveApiHandler implements WebHandler {
       res.setStatusCode(HttpStatus.OK);
       res.getHeaders().setContentType(MediaType.APPLICATION_JSON);
       return res.writeWith(
-          Mono.just(res.bufferFactory().wrap(AdkApiHandler.runtimeConfig(prefix))));
+          Mono.just(res.bufferFactory().wrap(AdkApiRequests.runtimeConfig(prefix))));
     }
     String query = req.getURI().getRawQuery();
     URI uri;
@@ -90,15 +90,15 @@ final class ReactiveApiHandler implements WebHandler {
               byte[] bytes = t.getT1();
               if (checkUser) {
                 List<String> users = new ArrayList<>();
-                String pathUser = AdkApiHandler.pathUser(seg);
+                String pathUser = AdkApiRequests.pathUser(seg);
                 if (pathUser != null) {
                   users.add(pathUser);
                 }
-                if (AdkApiHandler.isRun(seg)) {
-                  users.addAll(AdkApiHandler.bodyUsers(bytes));
+                if (AdkApiRequests.isRun(seg)) {
+                  users.addAll(AdkApiRequests.bodyUsers(bytes));
                 }
                 String refused =
-                    AdkApiHandler.refusal(t.getT2().isEmpty() ? null : t.getT2(), users);
+                    AdkApiRequests.refusal(t.getT2().isEmpty() ? null : t.getT2(), users);
                 if (refused != null) {
                   return send(res, 403, refused);
                 }
@@ -144,6 +144,6 @@ final class ReactiveApiHandler implements WebHandler {
   private static Mono<Void> send(ServerHttpResponse res, int status, String message) {
     res.setStatusCode(HttpStatus.valueOf(status));
     res.getHeaders().setContentType(MediaType.APPLICATION_JSON);
-    return res.writeWith(Mono.just(res.bufferFactory().wrap(AdkApiHandler.errorBody(message))));
+    return res.writeWith(Mono.just(res.bufferFactory().wrap(AdkApiRequests.errorBody(message))));
   }
 }

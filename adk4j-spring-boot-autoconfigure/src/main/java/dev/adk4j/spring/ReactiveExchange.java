@@ -1,20 +1,14 @@
 package dev.adk4j.spring;
 
-import com.sun.net.httpserver.Headers;
-import com.sun.net.httpserver.HttpContext;
 import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpPrincipal;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.URI;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.jspecify.annotations.Nullable;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DataBufferFactory;
 import org.springframework.http.HttpStatusCode;
@@ -34,32 +28,23 @@ import reactor.core.publisher.Sinks;
  * the client went away fails with an {@link IOException}, which ends the handler's work (a run
  * stops). Not thread-safe, as the JDK's exchange: one worker thread writes.
  */
-final class ReactiveExchange extends HttpExchange {
+final class ReactiveExchange extends BridgedExchange {
   private final ServerWebExchange exchange;
-  private final URI uri;
-  private final String prefix;
-  private final Headers requestHeaders = new Headers();
-  private final Headers responseHeaders = new Headers();
-  private final Map<String, Object> attributes = new HashMap<>();
   private final Sinks.One<Void> headers = Sinks.one();
   private final Sinks.Many<DataBuffer> chunks = Sinks.many().unicast().onBackpressureBuffer();
   private final DataBufferFactory buffers;
-  private InputStream in;
   private OutputStream out;
-  private int status = -1;
   private boolean closed;
 
   ReactiveExchange(ServerWebExchange exchange, URI uri, String prefix, byte[] body) {
+    super(uri, prefix, new ByteArrayInputStream(body), "WebFlux");
     this.exchange = exchange;
-    this.uri = uri;
-    this.prefix = prefix;
-    this.in = new ByteArrayInputStream(body);
     this.buffers = exchange.getResponse().bufferFactory();
     this.out = new ChunkStream();
     exchange
         .getRequest()
         .getHeaders()
-        .forEach((name, values) -> values.forEach(v -> requestHeaders.add(name, v)));
+        .forEach((name, values) -> values.forEach(v -> getRequestHeaders().add(name, v)));
   }
 
   /** Completes when the status and headers are set on the response (or fails with the handler). */
@@ -83,28 +68,8 @@ final class ReactiveExchange extends HttpExchange {
   }
 
   @Override
-  public Headers getRequestHeaders() {
-    return requestHeaders;
-  }
-
-  @Override
-  public Headers getResponseHeaders() {
-    return responseHeaders;
-  }
-
-  @Override
-  public URI getRequestURI() {
-    return uri;
-  }
-
-  @Override
   public String getRequestMethod() {
     return exchange.getRequest().getMethod().name();
-  }
-
-  @Override
-  public HttpContext getHttpContext() {
-    throw new UnsupportedOperationException("no HttpContext: served by WebFlux");
   }
 
   @Override
@@ -127,13 +92,13 @@ final class ReactiveExchange extends HttpExchange {
   }
 
   @Override
-  public InputStream getRequestBody() {
-    return in;
+  public OutputStream getResponseBody() {
+    return out;
   }
 
   @Override
-  public OutputStream getResponseBody() {
-    return out;
+  protected void setResponseBody(OutputStream o) {
+    out = o;
   }
 
   @Override
@@ -144,13 +109,9 @@ final class ReactiveExchange extends HttpExchange {
     status = rCode;
     ServerHttpResponse response = exchange.getResponse();
     response.setStatusCode(HttpStatusCode.valueOf(rCode));
-    for (Map.Entry<String, List<String>> h : responseHeaders.entrySet()) {
+    for (Map.Entry<String, List<String>> h : getResponseHeaders().entrySet()) {
       for (String v : h.getValue()) {
-        String value = v;
-        if (h.getKey().equalsIgnoreCase("Location") && value.startsWith("/")) {
-          value = prefix + value;
-        }
-        response.getHeaders().add(h.getKey(), value);
+        response.getHeaders().add(h.getKey(), sentValue(h.getKey(), v));
       }
     }
     if (responseLength > 0) {
@@ -168,11 +129,6 @@ final class ReactiveExchange extends HttpExchange {
   }
 
   @Override
-  public int getResponseCode() {
-    return status;
-  }
-
-  @Override
   public InetSocketAddress getLocalAddress() {
     ServerHttpRequest r = exchange.getRequest();
     InetSocketAddress a = r.getLocalAddress();
@@ -182,35 +138,6 @@ final class ReactiveExchange extends HttpExchange {
   @Override
   public String getProtocol() {
     return "HTTP/1.1";
-  }
-
-  @Override
-  public @Nullable Object getAttribute(String name) {
-    return attributes.get(name);
-  }
-
-  @Override
-  public void setAttribute(String name, @Nullable Object value) {
-    if (value == null) {
-      attributes.remove(name);
-    } else {
-      attributes.put(name, value);
-    }
-  }
-
-  @Override
-  public void setStreams(@Nullable InputStream i, @Nullable OutputStream o) {
-    if (i != null) {
-      in = i;
-    }
-    if (o != null) {
-      out = o;
-    }
-  }
-
-  @Override
-  public @Nullable HttpPrincipal getPrincipal() {
-    return null;
   }
 
   /** Collects writes; each flush (and the close) hands what was written to the response. */

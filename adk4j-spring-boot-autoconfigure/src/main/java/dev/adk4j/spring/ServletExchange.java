@@ -1,9 +1,6 @@
 package dev.adk4j.spring;
 
-import com.sun.net.httpserver.Headers;
-import com.sun.net.httpserver.HttpContext;
 import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpPrincipal;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
@@ -12,7 +9,6 @@ import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.util.Enumeration;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
@@ -25,17 +21,10 @@ import org.jspecify.annotations.Nullable;
  * straight to the servlet's, so a flush (each SSE event) reaches the client at once. A redirect to
  * an absolute path gets the prefix the API is served under. Not thread-safe, as the JDK's exchange.
  */
-final class ServletExchange extends HttpExchange {
+final class ServletExchange extends BridgedExchange {
   private final HttpServletRequest request;
   private final HttpServletResponse response;
-  private final URI uri;
-  private final String prefix;
-  private final Headers requestHeaders = new Headers();
-  private final Headers responseHeaders = new Headers();
-  private final Map<String, Object> attributes = new HashMap<>();
-  private InputStream in;
   private @Nullable OutputStream out;
-  private int status = -1;
 
   /**
    * @param uri the request URI as adk-server's routes expect it (the prefix stripped)
@@ -48,42 +37,20 @@ final class ServletExchange extends HttpExchange {
       URI uri,
       String prefix,
       InputStream body) {
+    super(uri, prefix, body, "the servlet container");
     this.request = request;
     this.response = response;
-    this.uri = uri;
-    this.prefix = prefix;
-    this.in = body;
     for (Enumeration<String> names = request.getHeaderNames(); names.hasMoreElements(); ) {
       String name = names.nextElement();
       for (Enumeration<String> values = request.getHeaders(name); values.hasMoreElements(); ) {
-        requestHeaders.add(name, values.nextElement());
+        getRequestHeaders().add(name, values.nextElement());
       }
     }
   }
 
   @Override
-  public Headers getRequestHeaders() {
-    return requestHeaders;
-  }
-
-  @Override
-  public Headers getResponseHeaders() {
-    return responseHeaders;
-  }
-
-  @Override
-  public URI getRequestURI() {
-    return uri;
-  }
-
-  @Override
   public String getRequestMethod() {
     return request.getMethod();
-  }
-
-  @Override
-  public HttpContext getHttpContext() {
-    throw new UnsupportedOperationException("no HttpContext: served by the servlet container");
   }
 
   @Override
@@ -102,11 +69,6 @@ final class ServletExchange extends HttpExchange {
   }
 
   @Override
-  public InputStream getRequestBody() {
-    return in;
-  }
-
-  @Override
   public OutputStream getResponseBody() {
     OutputStream o = out;
     if (o == null) {
@@ -121,19 +83,21 @@ final class ServletExchange extends HttpExchange {
   }
 
   @Override
+  protected void setResponseBody(OutputStream o) {
+    out = o;
+  }
+
+  @Override
   public void sendResponseHeaders(int rCode, long responseLength) throws IOException {
     if (status >= 0) {
       throw new IOException("headers already sent");
     }
     status = rCode;
     response.setStatus(rCode);
-    for (Map.Entry<String, List<String>> h : responseHeaders.entrySet()) {
+    for (Map.Entry<String, List<String>> h : getResponseHeaders().entrySet()) {
       boolean first = true;
       for (String v : h.getValue()) {
-        String value = v;
-        if (h.getKey().equalsIgnoreCase("Location") && value.startsWith("/")) {
-          value = prefix + value;
-        }
+        String value = sentValue(h.getKey(), v);
         if (first) {
           response.setHeader(h.getKey(), value);
           first = false;
@@ -158,11 +122,6 @@ final class ServletExchange extends HttpExchange {
   }
 
   @Override
-  public int getResponseCode() {
-    return status;
-  }
-
-  @Override
   public InetSocketAddress getLocalAddress() {
     return InetSocketAddress.createUnresolved(request.getLocalAddr(), request.getLocalPort());
   }
@@ -170,34 +129,5 @@ final class ServletExchange extends HttpExchange {
   @Override
   public String getProtocol() {
     return request.getProtocol();
-  }
-
-  @Override
-  public @Nullable Object getAttribute(String name) {
-    return attributes.get(name);
-  }
-
-  @Override
-  public void setAttribute(String name, @Nullable Object value) {
-    if (value == null) {
-      attributes.remove(name);
-    } else {
-      attributes.put(name, value);
-    }
-  }
-
-  @Override
-  public void setStreams(@Nullable InputStream i, @Nullable OutputStream o) {
-    if (i != null) {
-      in = i;
-    }
-    if (o != null) {
-      out = o;
-    }
-  }
-
-  @Override
-  public @Nullable HttpPrincipal getPrincipal() {
-    return null;
   }
 }
