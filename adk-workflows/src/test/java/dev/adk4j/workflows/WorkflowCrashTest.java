@@ -63,12 +63,9 @@ class WorkflowCrashTest {
             : POSTGRES.newDatabase();
     Path refLog = dir.resolve("reference.log");
 
-    // PostgreSQL gets fewer points, to keep the module's tests short; SQLite gets all of them.
-    List<String> points =
-        backend.equals("sqlite")
-            ? KILL_POINTS
-            : List.of("start:intake", "mid:enrich_b", "start:summary", "mid:summary");
-    // One second JVM runs one session per kill point; each stops at its point; then SIGKILL.
+    // Every point on both backends: one second JVM runs one session per kill point, all at once;
+    // each stops at its point; then SIGKILL.
+    List<String> points = KILL_POINTS;
     killSecondJvmAt(url, points);
 
     try (DatabaseSessionService sessions = CrashingWorkflowMain.sessions(url)) {
