@@ -361,11 +361,18 @@ public class Runner implements AutoCloseable {
     requireId(userId, "userId");
     requireId(sessionId, "sessionId");
     Objects.requireNonNull(runConfig, "runConfig");
+    // The span current when the run is subscribed to is the parent of the invocation's; if none
+    // is (a caller that subscribes on a scheduler of its own), the one current when runAsync was
+    // called.
+    io.opentelemetry.context.Context assembled = io.opentelemetry.context.Context.current();
     Flowable<Event> work =
         Flowable.defer(
             () -> {
-              // The subscriber's current span (if any) is the parent of the invocation's.
-              io.opentelemetry.context.Context caller = io.opentelemetry.context.Context.current();
+              io.opentelemetry.context.Context current = io.opentelemetry.context.Context.current();
+              io.opentelemetry.context.Context caller =
+                  io.opentelemetry.api.trace.Span.fromContext(current).getSpanContext().isValid()
+                      ? current
+                      : assembled;
               return Flowable.<Event>create(
                   emitter ->
                       new Invocation(this, userId, sessionId, newMessage, runConfig, stateDelta)
