@@ -50,7 +50,8 @@ public final class ManualStateUpdateExample {
     t.event(stored);
     t.say(
         "temp:validation_needed on the passed session object: "
-            + session.state().get("temp:validation_needed"));
+            + session.state().get("temp:validation_needed")
+            + " (a session copy holds stored state only)");
     Session updated = ExampleSupport.load(sessions, "state_app_manual", "user2", "session2");
     t.state("State read back from storage (no temp: key)", updated);
     return updated;

@@ -85,7 +85,7 @@ class ExamplesTest {
         .doesNotContainKey("temp:validation_needed");
     assertThat(s.events().get(0).actions().stateDelta())
         .doesNotContainKey("temp:validation_needed");
-    assertThat(printed()).contains("temp:validation_needed on the passed session object: true");
+    assertThat(printed()).contains("temp:validation_needed on the passed session object: null");
   }
 
   @Test
