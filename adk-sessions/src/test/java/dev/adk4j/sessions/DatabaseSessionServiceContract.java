@@ -858,7 +858,8 @@ abstract class DatabaseSessionServiceContract extends SessionServiceContract {
       st.execute("DELETE FROM adk_schema_history WHERE version = '13'");
       st.execute("DROP TABLE adk_state_history");
       st.execute("DROP TABLE adk_artifacts"); // version 14, above them
-      st.execute("DELETE FROM adk_schema_history WHERE version IN ('11', '12', '14')");
+      st.execute("DROP TABLE adk_session_waiters"); // version 15
+      st.execute("DELETE FROM adk_schema_history WHERE version IN ('11', '12', '14', '15')");
       st.execute("DROP TABLE IF EXISTS adk_memories_fts");
       st.execute("DROP TABLE adk_memories");
       st.execute("DELETE FROM adk_schema_history WHERE version = '10'");
