@@ -285,6 +285,10 @@ abstract class DatabaseSessionServiceContract extends SessionServiceContract {
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     return new ProcessBuilder(
             java,
+            // Short-lived children on a busy machine: start fast rather than peak.
+            "-XX:TieredStopAtLevel=1",
+            "-XX:+UseSerialGC",
+            "-Xshare:auto",
             "-cp",
             System.getProperty("java.class.path"),
             main.getName(),
@@ -1122,6 +1126,79 @@ abstract class DatabaseSessionServiceContract extends SessionServiceContract {
       holder.destroyForcibly();
     }
     assertThat(get("alice", "s1").state()).containsEntry("k", 1);
+  }
+
+  /**
+   * Issue 25: turns of four processes on one session are served in the order they arrived. This
+   * process holds the session while the turns arrive, one at a time at known points (each child
+   * says it queued before the next turn is sent), several per process and interleaved; then it
+   * releases, and the stored turns must follow the arrival order.
+   */
+  @Test
+  void waitersOfFourProcesses_areServedInArrivalOrder() throws Exception {
+    create("alice", "q", Map.of());
+    int[] arrivals = {0, 1, 2, 3, 1, 0, 3, 2, 2, 0};
+    List<Process> children = new ArrayList<>();
+    List<BufferedReader> outs = new ArrayList<>();
+    List<java.io.Writer> ins = new ArrayList<>();
+    List<String> expected = new ArrayList<>();
+    try {
+      for (int i = 0; i < 4; i++) {
+        Process child = startChild(QueuedTurns.class, "alice", "q");
+        children.add(child);
+        outs.add(
+            new BufferedReader(
+                new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8)));
+        ins.add(new java.io.OutputStreamWriter(child.getOutputStream(), StandardCharsets.UTF_8));
+      }
+      for (BufferedReader out : outs) {
+        assertThat(nextProtocolLine(out)).isEqualTo("READY");
+      }
+      try (SessionLease gate =
+          service.acquireLease(APP, "alice", "q", Duration.ZERO).blockingGet()) {
+        for (int n = 0; n < arrivals.length; n++) {
+          int p = arrivals[n];
+          String label = "t" + n + "-p" + p;
+          expected.add(label);
+          ins.get(p).write("TURN " + label + "\n");
+          ins.get(p).flush();
+          assertThat(nextProtocolLine(outs.get(p))).isEqualTo("QUEUED " + label);
+        }
+        assertThat(gate.isHeld()).isTrue();
+      }
+      for (int p = 0; p < 4; p++) {
+        ins.get(p).write("EXIT\n");
+        ins.get(p).flush();
+        int turns = 0;
+        for (int a : arrivals) {
+          turns += a == p ? 1 : 0;
+        }
+        for (int t = 0; t < turns; t++) {
+          assertThat(nextProtocolLine(outs.get(p))).startsWith("DONE ");
+        }
+      }
+      for (Process child : children) {
+        assertThat(child.waitFor(30, TimeUnit.SECONDS)).isTrue();
+      }
+    } finally {
+      children.forEach(Process::destroyForcibly);
+    }
+    List<String> stored = new ArrayList<>();
+    for (Event e : get("alice", "q").events()) {
+      stored.add(String.valueOf(e.actions().stateDelta().get("turn")));
+    }
+    assertThat(stored).containsExactlyElementsOf(expected);
+  }
+
+  /** The next line of a {@link QueuedTurns} child that is part of its protocol, without "@@ ". */
+  private static String nextProtocolLine(BufferedReader out) throws java.io.IOException {
+    while (true) {
+      String line = out.readLine();
+      assertThat(line).as("a line from the child (did it stop?)").isNotNull();
+      if (line.startsWith("@@ ")) {
+        return line.substring(3);
+      }
+    }
   }
 
   @Test
