@@ -124,26 +124,22 @@ final class Invocation {
 
   /**
    * The invocation itself, under its span: emits its events and returns what ended it, or null if
-   * it succeeded; the lease and permit are released when it returns.
+   * it succeeded; the lease (and the permit of a service without leases) is released when it
+   * returns.
    */
   private @Nullable Throwable runInSpan(
       FlowableEmitter<Event> emitter, String newInvocationId, Span span) {
     String key = appName + '\u0000' + userId + '\u0000' + sessionId;
     long deadline = System.nanoTime() + runConfig.maxSessionWait().toNanos();
-    SessionTurns.Permit permit;
-    try {
-      permit =
-          runner.turns.acquire(key, runConfig.maxSessionWait(), runConfig.sessionWaitListener());
-    } catch (Throwable t) {
-      return t;
-    }
+    SessionTurns.Permit permit = null;
     SessionLease lease = null;
     Session session = null;
     InvocationContext ctx = null;
     boolean succeeded = false;
     Throwable terminal = null;
     try {
-      lease = lease(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
+      lease = lease(runConfig.maxSessionWait());
+      permit = runner.turns.ifUnguarded(lease, key, deadline, runConfig.sessionWaitListener());
       session =
           runner.sessionCache.load(sessionService, appName, userId, sessionId, compaction != null);
       if (session == null) {

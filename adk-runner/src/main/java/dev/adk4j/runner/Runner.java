@@ -421,9 +421,11 @@ public class Runner implements AutoCloseable {
             () -> {
               Duration wait = RunConfig.builder().build().maxSessionWait();
               String key = appName + '\u0000' + userId + '\u0000' + sessionId;
-              SessionTurns.Permit permit = turns.acquire(key, wait);
+              long deadline = System.nanoTime() + wait.toNanos();
+              SessionTurns.Permit permit = null;
               try (SessionLease lease =
                   sessionService.acquireLease(appName, userId, sessionId, wait).blockingGet()) {
+                permit = turns.ifUnguarded(lease, key, deadline, w -> {});
                 Session session =
                     sessionService.getSession(appName, userId, sessionId).blockingGet();
                 if (session == null) {

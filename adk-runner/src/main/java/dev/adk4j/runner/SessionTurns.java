@@ -1,6 +1,7 @@
 package dev.adk4j.runner;
 
 import dev.adk4j.sessions.SessionBusyException;
+import dev.adk4j.sessions.SessionLease;
 import dev.adk4j.sessions.SessionWait;
 import java.time.Duration;
 import java.util.Map;
@@ -8,12 +9,14 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 
 /**
- * One turn at a time per session within a {@link Runner}: an invocation (or a rewind) takes its
- * session's permit before it takes the store's lease, so that turns of one runner queue fairly in
- * process instead of polling the lease. Sessions are keyed {@code app NUL user NUL session}; a
- * session's permit is forgotten when nobody holds or waits for it.
+ * One turn at a time per session within a {@link Runner}, for session services without leases
+ * ({@link SessionLease#none()}: a custom store that does not override {@code acquireLease}). The
+ * in-memory and database services' leases queue turns themselves, first come first served across
+ * threads and processes, so their turns take no permit here. Sessions are keyed {@code app NUL user
+ * NUL session}; a session's permit is forgotten when nobody holds or waits for it.
  */
 final class SessionTurns {
   private final Map<String, Permit> running = new ConcurrentHashMap<>();
@@ -24,8 +27,17 @@ final class SessionTurns {
     int users;
   }
 
-  Permit acquire(String key, Duration wait) throws InterruptedException {
-    return acquire(key, wait, w -> {});
+  /**
+   * Takes {@code key}'s permit if {@code lease} guards nothing (a service without leases), waiting
+   * until {@code deadline} ({@link System#nanoTime()}); null if the lease guards the session.
+   */
+  @Nullable Permit ifUnguarded(
+      SessionLease lease, String key, long deadline, Consumer<SessionWait> onWait)
+      throws InterruptedException {
+    if (!"none".equals(lease.owner())) {
+      return null;
+    }
+    return acquire(key, Duration.ofNanos(Math.max(0, deadline - System.nanoTime())), onWait);
   }
 
   /** Takes {@code key}'s permit, telling {@code onWait} first if another turn holds it. */
@@ -75,7 +87,11 @@ final class SessionTurns {
     return permit;
   }
 
-  void release(String key, Permit permit) {
+  /** Releases {@code permit} (taken by {@link #ifUnguarded}); nothing if it is null. */
+  void release(String key, @Nullable Permit permit) {
+    if (permit == null) {
+      return;
+    }
     permit.semaphore.release();
     forget(key);
   }

@@ -38,8 +38,10 @@ import org.jspecify.annotations.Nullable;
  *       it they are kept in this service's memory only (see {@code docs/state.md})</td></tr>
  *   <tr><td>{@code defaultTimeToLive}</td><td>none</td><td>sessions created without a time to
  *       live expire this long after their last activity (none: they never expire)</td></tr>
- *   <tr><td>{@code clock}</td><td>UTC system clock</td><td>the clock of creation times, expiry
- *       and retention (a test's clock)</td></tr>
+ *   <tr><td>{@code clock}</td><td>UTC system clock</td><td>the clock of creation times, expiry,
+ *       retention and session leases (their expiry, renewal and waits; a test's clock)</td></tr>
+ *   <tr><td>{@code scheduler}</td><td>one daemon thread shared by all services</td><td>runs the
+ *       renewal of held leases (a test's scheduler, to stall or drive renewals)</td></tr>
  * </table>
  */
 public final class DatabaseSessionConfig {
@@ -66,8 +68,10 @@ public final class DatabaseSessionConfig {
   private final javax.crypto.@Nullable SecretKey secretKey;
   private final @Nullable Duration defaultTimeToLive;
   private final java.time.Clock clock;
+  private final java.util.concurrent.ScheduledExecutorService scheduler;
 
   private DatabaseSessionConfig(Builder b) {
+    this.scheduler = b.scheduler == null ? SharedScheduler.INSTANCE : b.scheduler;
     this.allowAdkPythonTables = b.allowAdkPythonTables;
     this.defaultTimeToLive = b.defaultTimeToLive;
     this.clock = b.clock;
@@ -144,7 +148,8 @@ public final class DatabaseSessionConfig {
         .statementTimeout(statementTimeout)
         .secretKey(secretKey)
         .defaultTimeToLive(defaultTimeToLive)
-        .clock(clock);
+        .clock(clock)
+        .scheduler(scheduler);
   }
 
   /** The time to live of sessions created without one; {@code null}: they never expire. */
@@ -152,9 +157,25 @@ public final class DatabaseSessionConfig {
     return defaultTimeToLive;
   }
 
-  /** The clock of creation times, expiry and retention. */
+  /** The clock of creation times, expiry, retention and session leases. */
   public java.time.Clock clock() {
     return clock;
+  }
+
+  /** What runs the renewal of held session leases. */
+  public java.util.concurrent.ScheduledExecutorService scheduler() {
+    return scheduler;
+  }
+
+  /** The default scheduler: one daemon thread, created when first needed. */
+  private static final class SharedScheduler {
+    static final java.util.concurrent.ScheduledExecutorService INSTANCE =
+        java.util.concurrent.Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, "adk4j-lease-renewal");
+              t.setDaemon(true);
+              return t;
+            });
   }
 
   /**
@@ -240,7 +261,8 @@ public final class DatabaseSessionConfig {
         && statementTimeout.equals(that.statementTimeout)
         && Objects.equals(secretKey, that.secretKey)
         && Objects.equals(defaultTimeToLive, that.defaultTimeToLive)
-        && clock.equals(that.clock);
+        && clock.equals(that.clock)
+        && scheduler.equals(that.scheduler);
   }
 
   @Override
@@ -259,7 +281,8 @@ public final class DatabaseSessionConfig {
         statementTimeout,
         secretKey,
         defaultTimeToLive,
-        clock);
+        clock,
+        scheduler);
   }
 
   @Override
@@ -292,6 +315,7 @@ public final class DatabaseSessionConfig {
         + (defaultTimeToLive == null ? "none" : defaultTimeToLive)
         + ", clock="
         + clock
+        + (scheduler == SharedScheduler.INSTANCE ? "" : ", scheduler=" + scheduler)
         + "}";
   }
 
@@ -319,8 +343,19 @@ public final class DatabaseSessionConfig {
     private javax.crypto.@Nullable SecretKey secretKey;
     private @Nullable Duration defaultTimeToLive;
     private java.time.Clock clock = java.time.Clock.systemUTC();
+    private java.util.concurrent.@Nullable ScheduledExecutorService scheduler;
 
     private Builder() {}
+
+    /**
+     * What runs the renewal of held session leases, every third of {@link #leaseDuration}. Default:
+     * one daemon thread shared by every service of this JVM. A test gives a scheduler it controls,
+     * to stall renewals or run them when it chooses; the service never shuts it down.
+     */
+    public Builder scheduler(java.util.concurrent.ScheduledExecutorService scheduler) {
+      this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
+      return this;
+    }
 
     /**
      * Sessions created without a time to live expire this long after their last activity (their
@@ -333,8 +368,11 @@ public final class DatabaseSessionConfig {
     }
 
     /**
-     * The clock of sessions' creation times, expiry and retention; tests give a clock they move.
-     * Default {@link java.time.Clock#systemUTC()}.
+     * The clock of sessions' creation times, expiry and retention, and of session leases (when one
+     * expires, how long a waiter waits); tests give a clock they move. Default {@link
+     * java.time.Clock#systemUTC()}. Instances on several machines sharing one database need clocks
+     * in step (NTP): a waiter takes an unreleased lease only a third of {@link #leaseDuration}
+     * after it expired by its own clock, which absorbs a skew smaller than that.
      */
     public Builder clock(java.time.Clock clock) {
       this.clock = Objects.requireNonNull(clock, "clock");

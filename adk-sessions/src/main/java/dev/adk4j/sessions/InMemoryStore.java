@@ -15,6 +15,7 @@ import java.util.Objects;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReadWriteLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
@@ -131,6 +132,9 @@ final class InMemoryStore implements SessionStore {
 
     /** Whether the last lease was given up unfinished ({@link SessionLease#closeUnfinished()}). */
     boolean leaseAbandoned;
+
+    /** The owners waiting for the lease, in the order they arrived. */
+    final java.util.ArrayDeque<String> leaseQueue = new java.util.ArrayDeque<>();
 
     /** The time to live, or null: the session never expires. */
     @Nullable Duration ttl;
@@ -476,8 +480,9 @@ final class InMemoryStore implements SessionStore {
   }
 
   /**
-   * An in-process lease: the session's owner field, waited for on a condition of the write lock. It
-   * never expires (nothing outside this process can hold it), and is released by {@code close}.
+   * An in-process lease: the session's owner field, waited for in the session's queue (first come,
+   * first served) on a condition of the write lock. It never expires (nothing outside this process
+   * can hold it), and is released by {@code close}. The wait is measured by the store's clock.
    */
   @Override
   public SessionLease acquireLease(
@@ -495,23 +500,31 @@ final class InMemoryStore implements SessionStore {
       java.util.function.Consumer<SessionWait> onWait)
       throws InterruptedException {
     String owner = "memory-" + UUID.randomUUID();
-    long deadline = System.nanoTime() + maxWait.toNanos();
+    long deadline = clock.millis() + maxWait.toMillis();
     lock.writeLock().lock();
+    StoredSession queuedIn = null;
     try {
       for (boolean first = true; ; first = false) {
         StoredSession stored = find(appName, userId, sessionId);
-        if (stored.leaseOwner == null) {
+        String head = stored.leaseQueue.peek();
+        if (stored.leaseOwner == null && (head == null || head.equals(owner))) {
+          if (queuedIn != null) {
+            stored.leaseQueue.poll();
+            queuedIn = null;
+          }
           stored.leaseOwner = owner;
           boolean tookOver = stored.leaseAbandoned;
           stored.leaseAbandoned = false;
           return new MemoryLease(appName, userId, sessionId, owner, tookOver);
         }
         if (first) {
+          stored.leaseQueue.add(owner);
+          queuedIn = stored;
           onWait.accept(
               new SessionWait(
                   appName, userId, sessionId, stored.leaseOwner, Duration.ZERO, maxWait));
         }
-        long left = deadline - System.nanoTime();
+        long left = deadline - clock.millis();
         if (left <= 0) {
           throw new SessionBusyException(
               appName,
@@ -521,9 +534,14 @@ final class InMemoryStore implements SessionStore {
               null,
               "no lease within " + maxWait.toMillis() + " ms");
         }
-        leaseReleased.awaitNanos(left);
+        // In slices, so that a clock a test moves is read again.
+        leaseReleased.awaitNanos(TimeUnit.MILLISECONDS.toNanos(Math.min(left, 50)));
       }
     } finally {
+      if (queuedIn != null) {
+        queuedIn.leaseQueue.remove(owner);
+        leaseReleased.signalAll(); // the next in line may be free to go
+      }
       lock.writeLock().unlock();
     }
   }

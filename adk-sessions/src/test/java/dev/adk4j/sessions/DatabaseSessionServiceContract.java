@@ -285,6 +285,10 @@ abstract class DatabaseSessionServiceContract extends SessionServiceContract {
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     return new ProcessBuilder(
             java,
+            // Short-lived children on a busy machine: start fast rather than peak.
+            "-XX:TieredStopAtLevel=1",
+            "-XX:+UseSerialGC",
+            "-Xshare:auto",
             "-cp",
             System.getProperty("java.class.path"),
             main.getName(),
@@ -858,7 +862,8 @@ abstract class DatabaseSessionServiceContract extends SessionServiceContract {
       st.execute("DELETE FROM adk_schema_history WHERE version = '13'");
       st.execute("DROP TABLE adk_state_history");
       st.execute("DROP TABLE adk_artifacts"); // version 14, above them
-      st.execute("DELETE FROM adk_schema_history WHERE version IN ('11', '12', '14')");
+      st.execute("DROP TABLE adk_session_waiters"); // version 15
+      st.execute("DELETE FROM adk_schema_history WHERE version IN ('11', '12', '14', '15')");
       st.execute("DROP TABLE IF EXISTS adk_memories_fts");
       st.execute("DROP TABLE adk_memories");
       st.execute("DELETE FROM adk_schema_history WHERE version = '10'");
@@ -1026,30 +1031,45 @@ abstract class DatabaseSessionServiceContract extends SessionServiceContract {
 
   // ---- leases across service instances (as across processes) ----
 
+  /** A config whose leases follow {@code clock} and are renewed only when {@code renewals} runs. */
+  private static DatabaseSessionConfig driven(
+      Duration lease, MutableClock clock, ManualScheduler renewals) {
+    return DatabaseSessionConfig.builder()
+        .minimumIdle(0)
+        .leaseDuration(lease)
+        .clock(clock)
+        .scheduler(renewals)
+        .build();
+  }
+
   @Test
   void lease_ofAStoppedHolder_isTakenOverWhenItExpires_andTheStaleHolderIsFenced()
       throws Exception {
-    DatabaseSessionConfig shortLease =
-        DatabaseSessionConfig.builder().leaseDuration(java.time.Duration.ofMillis(600)).build();
+    MutableClock clock = MutableClock.atFixedStart();
+    ManualScheduler renewals = new ManualScheduler();
+    DatabaseSessionConfig config = driven(Duration.ofSeconds(30), clock, renewals);
     create("alice", "s1", Map.of());
-    DatabaseSessionService dead = open(shortLease);
-    long acquired = System.nanoTime();
-    SessionLease orphan =
-        dead.acquireLease(APP, "alice", "s1", java.time.Duration.ZERO).blockingGet();
+    DatabaseSessionService dead = open(config);
+    SessionLease orphan = dead.acquireLease(APP, "alice", "s1", Duration.ZERO).blockingGet();
     Session deadCopy = dead.getSession(APP, "alice", "s1").blockingGet();
     orphan.attach(deadCopy);
     // The holder stops without releasing: its lease is no longer renewed.
     dead.close();
-    try (DatabaseSessionService survivor = open(shortLease)) {
-      SessionLease taken =
-          survivor.acquireLease(APP, "alice", "s1", java.time.Duration.ofSeconds(10)).blockingGet();
-      // Not before the orphan's lease ran out (however slowly this machine got here).
-      assertThat((System.nanoTime() - acquired) / 1_000_000).isGreaterThanOrEqualTo(550L);
+    try (DatabaseSessionService survivor = open(config)) {
+      // Expired (30 s), but within the grace a late renewal gets (a third of the lease): busy.
+      clock.advance(Duration.ofSeconds(39));
+      assertThatThrownBy(
+              () -> survivor.acquireLease(APP, "alice", "s1", Duration.ZERO).blockingGet())
+          .isInstanceOf(SessionBusyException.class)
+          .hasMessageContaining(orphan.owner());
+      clock.advance(Duration.ofSeconds(2));
+      SessionLease taken = survivor.acquireLease(APP, "alice", "s1", Duration.ZERO).blockingGet();
+      assertThat(taken.tookOver()).isTrue();
       Session copy = survivor.getSession(APP, "alice", "s1").blockingGet();
       taken.attach(copy);
       survivor.appendEvent(copy, event(Map.of("k", 1))).blockingGet();
       // An append made under the lost lease (had the old holder come back) is refused.
-      try (DatabaseSessionService revived = open(shortLease)) {
+      try (DatabaseSessionService revived = open(config)) {
         Session stale = revived.getSession(APP, "alice", "s1").blockingGet();
         orphan.attach(stale);
         assertThatThrownBy(() -> revived.appendEvent(stale, event(Map.of("k", 2))).blockingGet())
@@ -1057,6 +1077,8 @@ abstract class DatabaseSessionServiceContract extends SessionServiceContract {
             .hasMessageContaining("'s1'");
       }
       taken.close();
+    } finally {
+      renewals.shutdownNow();
     }
     assertThat(get("alice", "s1").state()).containsEntry("k", 1);
   }
@@ -1106,23 +1128,101 @@ abstract class DatabaseSessionServiceContract extends SessionServiceContract {
     assertThat(get("alice", "s1").state()).containsEntry("k", 1);
   }
 
+  /**
+   * Issue 25: turns of four processes on one session are served in the order they arrived. This
+   * process holds the session while the turns arrive, one at a time at known points (each child
+   * says it queued before the next turn is sent), several per process and interleaved; then it
+   * releases, and the stored turns must follow the arrival order.
+   */
+  @Test
+  void waitersOfFourProcesses_areServedInArrivalOrder() throws Exception {
+    create("alice", "q", Map.of());
+    int[] arrivals = {0, 1, 2, 3, 1, 0, 3, 2, 2, 0};
+    List<Process> children = new ArrayList<>();
+    List<BufferedReader> outs = new ArrayList<>();
+    List<java.io.Writer> ins = new ArrayList<>();
+    List<String> expected = new ArrayList<>();
+    try {
+      for (int i = 0; i < 4; i++) {
+        Process child = startChild(QueuedTurns.class, "alice", "q");
+        children.add(child);
+        outs.add(
+            new BufferedReader(
+                new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8)));
+        ins.add(new java.io.OutputStreamWriter(child.getOutputStream(), StandardCharsets.UTF_8));
+      }
+      for (BufferedReader out : outs) {
+        assertThat(nextProtocolLine(out)).isEqualTo("READY");
+      }
+      try (SessionLease gate =
+          service.acquireLease(APP, "alice", "q", Duration.ZERO).blockingGet()) {
+        for (int n = 0; n < arrivals.length; n++) {
+          int p = arrivals[n];
+          String label = "t" + n + "-p" + p;
+          expected.add(label);
+          ins.get(p).write("TURN " + label + "\n");
+          ins.get(p).flush();
+          assertThat(nextProtocolLine(outs.get(p))).isEqualTo("QUEUED " + label);
+        }
+        assertThat(gate.isHeld()).isTrue();
+      }
+      for (int p = 0; p < 4; p++) {
+        ins.get(p).write("EXIT\n");
+        ins.get(p).flush();
+        int turns = 0;
+        for (int a : arrivals) {
+          turns += a == p ? 1 : 0;
+        }
+        for (int t = 0; t < turns; t++) {
+          assertThat(nextProtocolLine(outs.get(p))).startsWith("DONE ");
+        }
+      }
+      for (Process child : children) {
+        assertThat(child.waitFor(30, TimeUnit.SECONDS)).isTrue();
+      }
+    } finally {
+      children.forEach(Process::destroyForcibly);
+    }
+    List<String> stored = new ArrayList<>();
+    for (Event e : get("alice", "q").events()) {
+      stored.add(String.valueOf(e.actions().stateDelta().get("turn")));
+    }
+    assertThat(stored).containsExactlyElementsOf(expected);
+  }
+
+  /** The next line of a {@link QueuedTurns} child that is part of its protocol, without "@@ ". */
+  private static String nextProtocolLine(BufferedReader out) throws java.io.IOException {
+    while (true) {
+      String line = out.readLine();
+      assertThat(line).as("a line from the child (did it stop?)").isNotNull();
+      if (line.startsWith("@@ ")) {
+        return line.substring(3);
+      }
+    }
+  }
+
   @Test
   void heldLease_isRenewed_beyondItsDuration() throws Exception {
-    DatabaseSessionConfig shortLease =
-        DatabaseSessionConfig.builder().leaseDuration(java.time.Duration.ofMillis(300)).build();
+    MutableClock clock = MutableClock.atFixedStart();
+    ManualScheduler renewals = new ManualScheduler();
+    DatabaseSessionConfig config = driven(Duration.ofSeconds(30), clock, renewals);
     create("alice", "s1", Map.of());
-    try (DatabaseSessionService a = open(shortLease);
-        DatabaseSessionService b = open(shortLease)) {
-      SessionLease held = a.acquireLease(APP, "alice", "s1", java.time.Duration.ZERO).blockingGet();
-      Thread.sleep(1_000);
+    try (DatabaseSessionService a = open(config);
+        DatabaseSessionService b = open(config)) {
+      SessionLease held = a.acquireLease(APP, "alice", "s1", Duration.ZERO).blockingGet();
+      clock.advance(Duration.ofSeconds(20));
+      renewals.runPeriodic(); // now held until 50 s
+      clock.advance(Duration.ofSeconds(25)); // past the first expiry and its grace (40 s)
+      renewals.runPeriodic(); // now held until 75 s
+      clock.advance(Duration.ofSeconds(40)); // 85 s: past 75 s, within its grace
       assertThat(held.isHeld()).isTrue();
-      assertThatThrownBy(
-              () ->
-                  b.acquireLease(APP, "alice", "s1", java.time.Duration.ofMillis(300))
-                      .blockingGet())
+      assertThat(a.leaseStats().renewals()).isEqualTo(2);
+      assertThatThrownBy(() -> b.acquireLease(APP, "alice", "s1", Duration.ZERO).blockingGet())
           .isInstanceOf(SessionBusyException.class);
       held.close();
-      b.acquireLease(APP, "alice", "s1", java.time.Duration.ofSeconds(2)).blockingGet().close();
+      b.acquireLease(APP, "alice", "s1", Duration.ZERO).blockingGet().close();
+    } finally {
+      renewals.shutdownNow();
     }
   }
 
@@ -1130,31 +1230,97 @@ abstract class DatabaseSessionServiceContract extends SessionServiceContract {
   void manyHeldLeases_areRenewedTogether_beyondTheirDuration() throws Exception {
     // More leases than one renewal statement names (200), so the batches are split.
     int n = 250;
-    try (DatabaseSessionService a =
-            open(
-                DatabaseSessionConfig.builder()
-                    .leaseDuration(java.time.Duration.ofMillis(600))
-                    .build());
-        DatabaseSessionService b = open(DatabaseSessionConfig.builder().build())) {
+    MutableClock clock = MutableClock.atFixedStart();
+    ManualScheduler renewals = new ManualScheduler();
+    DatabaseSessionConfig config = driven(Duration.ofSeconds(30), clock, renewals);
+    try (DatabaseSessionService a = open(config);
+        DatabaseSessionService b = open(config)) {
       List<SessionLease> held = new java.util.ArrayList<>();
       for (int i = 0; i < n; i++) {
         a.createSession(APP, "many", null, "s" + i).blockingGet();
-        held.add(a.acquireLease(APP, "many", "s" + i, java.time.Duration.ZERO).blockingGet());
+        held.add(a.acquireLease(APP, "many", "s" + i, Duration.ZERO).blockingGet());
       }
-      Thread.sleep(2_000); // more than three lease durations
+      for (int round = 0; round < 3; round++) {
+        clock.advance(Duration.ofSeconds(25));
+        renewals.runPeriodic();
+      }
+      clock.advance(Duration.ofSeconds(35)); // 110 s: three lease durations and more
       assertThat(held).allSatisfy(l -> assertThat(l.isHeld()).isTrue());
+      LeaseStats stats = a.leaseStats();
+      assertThat(stats.renewals()).isEqualTo(3L * n);
+      assertThat(stats.held()).isEqualTo(n);
       for (int i : new int[] {0, 199, 200, n - 1}) {
         int session = i;
         assertThatThrownBy(
-                () ->
-                    b.acquireLease(APP, "many", "s" + session, java.time.Duration.ZERO)
-                        .blockingGet())
+                () -> b.acquireLease(APP, "many", "s" + session, Duration.ZERO).blockingGet())
             .isInstanceOf(SessionBusyException.class);
       }
       held.forEach(SessionLease::close);
-      b.acquireLease(APP, "many", "s" + (n - 1), java.time.Duration.ofSeconds(2))
-          .blockingGet()
-          .close();
+      b.acquireLease(APP, "many", "s" + (n - 1), Duration.ZERO).blockingGet().close();
+    } finally {
+      renewals.shutdownNow();
+    }
+  }
+
+  /**
+   * Issue 25: a renewal that comes late (here: never, the renewal thread stalled) does not cost a
+   * turn that is running its session. Each append of the holder extends its lease, and a waiter
+   * takes an unreleased lease only a grace after it expired; the waiter is served when the holder
+   * releases.
+   */
+  @Test
+  void stalledRenewal_doesNotLoseARunningTurnsLease_theWaiterIsServedAfterIt() throws Exception {
+    MutableClock clock = MutableClock.atFixedStart();
+    ManualScheduler stalled = new ManualScheduler(); // its renewals never run
+    DatabaseSessionConfig config = driven(Duration.ofSeconds(30), clock, stalled);
+    create("alice", "s1", Map.of());
+    ExecutorService pool = Executors.newSingleThreadExecutor();
+    try (DatabaseSessionService holder = open(config);
+        DatabaseSessionService waiting = open(config);
+        DatabaseSessionService other = open(config)) {
+      SessionLease lease = holder.acquireLease(APP, "alice", "s1", Duration.ZERO).blockingGet();
+      Session turn = holder.getSession(APP, "alice", "s1").blockingGet();
+      lease.attach(turn);
+      holder.appendEvent(turn, event(Map.of("turn", "a1"))).blockingGet();
+
+      java.util.concurrent.CountDownLatch queued = new java.util.concurrent.CountDownLatch(1);
+      Future<List<String>> waiter =
+          pool.submit(
+              () -> {
+                try (SessionLease next =
+                    waiting
+                        .acquireLease(
+                            APP, "alice", "s1", Duration.ofMinutes(10), w -> queued.countDown())
+                        .blockingGet()) {
+                  Session copy = waiting.getSession(APP, "alice", "s1").blockingGet();
+                  next.attach(copy);
+                  waiting.appendEvent(copy, event(Map.of("turn", "b1"))).blockingGet();
+                  List<String> seen = new ArrayList<>();
+                  for (Event e : copy.events()) {
+                    seen.add(String.valueOf(e.actions().stateDelta().get("turn")));
+                  }
+                  return seen;
+                }
+              });
+      assertThat(queued.await(30, TimeUnit.SECONDS)).as("the waiter queued").isTrue();
+
+      // 35 s: the lease (30 s, never renewed) has expired, within its grace; the turn writes.
+      clock.advance(Duration.ofSeconds(35));
+      holder.appendEvent(turn, event(Map.of("turn", "a2"))).blockingGet();
+      // 50 s: past the first expiry and its grace (40 s); the write at 35 s extended it to 65 s.
+      clock.advance(Duration.ofSeconds(15));
+      assertThatThrownBy(() -> other.acquireLease(APP, "alice", "s1", Duration.ZERO).blockingGet())
+          .isInstanceOf(SessionBusyException.class);
+      holder.appendEvent(turn, event(Map.of("turn", "a3"))).blockingGet();
+      assertThat(lease.isHeld()).isTrue();
+      assertThat(waiter.isDone()).isFalse();
+      lease.close();
+
+      assertThat(waiter.get(30, TimeUnit.SECONDS)).containsExactly("a1", "a2", "a3", "b1");
+      assertThat(holder.leaseStats().lostLeases()).isZero();
+    } finally {
+      pool.shutdownNow();
+      stalled.shutdownNow();
     }
   }
 }

@@ -992,8 +992,13 @@ public abstract class SessionServiceContract {
     assertThat(get("alice", "s1").state()).containsEntry("k", 3);
   }
 
+  /**
+   * Waiters for a held session are told they wait, and served in the order they arrived once the
+   * holder releases (issue 25): each one here arrives after the previous one said it waits. A store
+   * with leases that does not report waits (the SPI's default) only has to serve a waiter.
+   */
   @Test
-  void lease_waitsForTheHolderToRelease() throws Exception {
+  void lease_waitsForTheHolderToRelease_andServesWaitersInArrivalOrder() throws Exception {
     create("alice", "s1", Map.of());
     SessionLease first =
         service.acquireLease(APP, "alice", "s1", java.time.Duration.ZERO).blockingGet();
@@ -1001,21 +1006,61 @@ public abstract class SessionServiceContract {
       first.close();
       return; // a service without leases: nothing to wait for
     }
-    ExecutorService pool = Executors.newSingleThreadExecutor();
-    Future<SessionLease> second =
-        pool.submit(
+    // A service that reports waits (the in-memory and database ones) serves waiters in order; a
+    // store that does not (a custom one) is only asked to serve a waiter once the holder releases.
+    java.util.concurrent.atomic.AtomicBoolean reports =
+        new java.util.concurrent.atomic.AtomicBoolean();
+    assertThatThrownBy(
             () ->
                 service
-                    .acquireLease(APP, "alice", "s1", java.time.Duration.ofSeconds(10))
-                    .blockingGet());
-    Thread.sleep(150);
-    assertThat(second.isDone()).isFalse();
-    first.close();
-    SessionLease got = second.get(10, TimeUnit.SECONDS);
-    assertThat(got.isHeld()).isTrue();
-    assertThat(got.owner()).isNotEqualTo(first.owner());
-    got.close();
-    pool.shutdown();
+                    .acquireLease(
+                        APP, "alice", "s1", java.time.Duration.ZERO, w -> reports.set(true))
+                    .blockingGet())
+        .isInstanceOf(SessionBusyException.class);
+    int waiters = reports.get() ? 4 : 1;
+    ExecutorService pool = Executors.newFixedThreadPool(waiters);
+    List<Future<String>> served = new ArrayList<>();
+    try {
+      for (int i = 0; i < waiters; i++) {
+        String label = "w" + i;
+        CountDownLatch waiting = new CountDownLatch(1);
+        served.add(
+            pool.submit(
+                () -> {
+                  try (SessionLease lease =
+                      service
+                          .acquireLease(
+                              APP,
+                              "alice",
+                              "s1",
+                              java.time.Duration.ofSeconds(30),
+                              w -> waiting.countDown())
+                          .blockingGet()) {
+                    assertThat(lease.owner()).isNotEqualTo(first.owner());
+                    Session copy = service.getSession(APP, "alice", "s1").blockingGet();
+                    lease.attach(copy);
+                    service.appendEvent(copy, event(Map.of("turn", label))).blockingGet();
+                    return label;
+                  }
+                }));
+        if (reports.get()) {
+          assertThat(waiting.await(30, TimeUnit.SECONDS)).as("%s waits", label).isTrue();
+        }
+      }
+      assertThat(served).noneMatch(Future::isDone);
+      first.close();
+      for (Future<String> f : served) {
+        f.get(30, TimeUnit.SECONDS);
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    List<Object> order = new ArrayList<>();
+    for (Event e : get("alice", "s1").events()) {
+      order.add(e.actions().stateDelta().get("turn"));
+    }
+    assertThat(order)
+        .containsExactlyElementsOf(reports.get() ? List.of("w0", "w1", "w2", "w3") : List.of("w0"));
   }
 
   @Test

@@ -83,7 +83,8 @@ class SqliteStateHistoryTest extends StateHistoryContract {
       st.execute("DROP TABLE adk_eval_sets"); // versions 13 and 14, above them
       st.execute("DROP TABLE adk_eval_results");
       st.execute("DROP TABLE adk_artifacts");
-      st.execute("DELETE FROM adk_schema_history WHERE version IN ('11', '12', '13', '14')");
+      st.execute("DROP TABLE adk_session_waiters"); // version 15
+      st.execute("DELETE FROM adk_schema_history WHERE version IN ('11', '12', '13', '14', '15')");
     }
     service = createService();
     assertThat(history("alice", "s1", "k")).isEqualTo(replay("alice", "s1", "k")).isNotEmpty();
@@ -107,7 +108,8 @@ class SqliteStateHistoryTest extends StateHistoryContract {
       st.execute("DROP TABLE adk_eval_sets"); // versions 13 and 14, above it
       st.execute("DROP TABLE adk_eval_results");
       st.execute("DROP TABLE adk_artifacts");
-      st.execute("DELETE FROM adk_schema_history WHERE version IN ('12', '13', '14')");
+      st.execute("DROP TABLE adk_session_waiters"); // version 15
+      st.execute("DELETE FROM adk_schema_history WHERE version IN ('12', '13', '14', '15')");
     }
     service = createService();
     assertThat(history("alice", "s1", "user:n")).isEqualTo(expected);

@@ -93,13 +93,6 @@ enum Dialect {
     return beginRead;
   }
 
-  /** An SQL expression for the database's current time in epoch milliseconds. */
-  String nowMillis() {
-    return this == SQLITE
-        ? "CAST((julianday('now') - 2440587.5) * 86400000.0 AS INTEGER)"
-        : "CAST(EXTRACT(EPOCH FROM clock_timestamp()) * 1000 AS BIGINT)";
-  }
-
   /**
    * What a SELECT appends to lock the rows it reads until the transaction ends: {@code FOR UPDATE}
    * on PostgreSQL; nothing on SQLite, whose writers hold the file's write lock from their start.

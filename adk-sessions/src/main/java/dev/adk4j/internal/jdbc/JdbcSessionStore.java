@@ -65,7 +65,8 @@ public final class JdbcSessionStore implements SessionStore, AutoCloseable {
     SqlText sql = new SqlText(tx.dialect());
     SessionRows rows = new SessionRows(sql, config.clock());
     this.reads = new SessionReads(tx, sql, rows);
-    this.writes = new SessionWrites(tx, sql, rows, config.clock());
+    this.writes =
+        new SessionWrites(tx, sql, rows, config.clock(), config.leaseDuration().toMillis());
     this.leases = new LeaseRows(tx, sql, config);
     this.plans = new QueryPlans(tx, sql, rows);
     this.history = new StateHistoryRows(tx);
@@ -273,8 +274,8 @@ public final class JdbcSessionStore implements SessionStore, AutoCloseable {
   }
 
   /**
-   * Takes the session's lease in the database, waiting up to {@code maxWait} (polling, with a claim
-   * on the next turn so that waiters in other processes are not starved). The lease lasts {@link
+   * Takes the session's lease in the database, waiting up to {@code maxWait} in the session's queue
+   * (waiters of every process are served in the order they arrived). The lease lasts {@link
    * DatabaseSessionConfig#leaseDuration()} and is renewed every third of that until {@link
    * SessionLease#close()}; a lease whose holder died is taken over once it has expired.
    */

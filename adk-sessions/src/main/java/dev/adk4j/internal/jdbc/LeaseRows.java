@@ -8,27 +8,45 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The lease columns of a session row, each change one transaction: an attempt to take the lease (or
- * claim the next turn), renewal, release. Times are the database's clock, in epoch ms, so that
- * instances on several machines agree. {@link Leases} waits, renews and releases with these.
+ * The lease columns of a session row and the session's queue of waiters ({@code
+ * adk_session_waiters}), each change one transaction: an attempt to take the lease (or to queue for
+ * it, or keep a place in the queue), renewal, release. Times are epoch ms by the service's clock
+ * ({@link DatabaseSessionConfig#clock()}). {@link Leases} waits, renews and releases with these.
+ *
+ * <p>The lease goes to waiters in the order they arrived: a waiter takes its place (a {@code seq}
+ * one above the session's last) in the transaction of its first attempt, which holds the session
+ * row's lock (PostgreSQL) or the file's write lock (SQLite); the lease is then taken only by the
+ * first live waiter. A waiter keeps its place by refreshing it while it waits; a place not
+ * refreshed for a lease duration (its process stopped, or stalled that long) lapses.
  */
 final class LeaseRows {
 
   private final Transactions tx;
   private final SqlText sql;
   private final DatabaseSessionConfig config;
+  private final Clock clock;
 
   /** How renewals of this store's leases went. */
   final LeaseCounters counters = new LeaseCounters();
+
+  /** Notified when a lease of this store is released in this process: its waiters look again. */
+  final Object released = new Object();
 
   LeaseRows(Transactions tx, SqlText sql, DatabaseSessionConfig config) {
     this.tx = tx;
     this.sql = sql;
     this.config = config;
+    this.clock = config.clock();
   }
 
   /** How long a lease lasts unless renewed. */
@@ -36,59 +54,109 @@ final class LeaseRows {
     return config.leaseDuration().toMillis();
   }
 
+  /**
+   * How long after its expiry an unreleased lease is still left to its holder: a third of the lease
+   * (a renewal round that is late by less than that, or a clock that is behind by less, costs the
+   * holder nothing).
+   */
+  long graceMillis() {
+    return leaseMillis() / 3;
+  }
+
+  /** How long a waiter's place lasts unless refreshed: a lease duration. */
+  long placeMillis() {
+    return leaseMillis();
+  }
+
+  Clock clock() {
+    return clock;
+  }
+
+  DatabaseSessionConfig config() {
+    return config;
+  }
+
   /** Whether the store was closed: a lease still held then lapses when it expires. */
   boolean isClosed() {
     return tx.isClosed();
   }
 
-  /** The lease columns of a session as one look at them found. */
+  /** A place in a session's queue. */
+  record Waiter(long seq, String owner, long until) {}
+
+  /** The lease of a session and its queue as one look found them. */
   record LeaseState(
-      long pk,
-      @Nullable String owner,
-      long until,
-      @Nullable String nextOwner,
-      long nextUntil,
-      long now) {
+      long pk, @Nullable String owner, long until, List<Waiter> waiters, long now, long grace) {
 
     /**
-     * Whether {@code me} may take the lease now: nobody holds it (or claims the next turn), or the
-     * holder's lease expired, or the holder is a process on this host that is gone ({@link
-     * LeaseOwners#isGone}).
+     * Whether the lease itself may go to {@code me}: nobody holds it, or the holder's lease expired
+     * more than the grace ago (or was given up unfinished), or the holder is {@code me}, or a
+     * process on this host that is gone ({@link LeaseOwners#isGone}).
      */
-    boolean freeFor(String me) {
-      boolean leaseFree =
-          owner == null || until < now || owner.equals(me) || LeaseOwners.isGone(owner);
-      boolean nextFree =
-          nextOwner == null
-              || nextUntil < now
-              || nextOwner.equals(me)
-              || LeaseOwners.isGone(nextOwner);
-      return leaseFree && nextFree;
+    boolean leaseFreeFor(String me) {
+      return owner == null
+          || until == 0
+          || until + grace < now
+          || owner.equals(me)
+          || LeaseOwners.isGone(owner);
     }
 
-    /**
-     * Whether {@code me} should (re)claim the next turn: it is free, or its claim runs out soon.
-     */
-    boolean shouldClaim(String me, long claimMillis) {
-      if (nextOwner == null || nextUntil < now) {
-        return true;
+    /** The first live waiter, or null if none waits. */
+    @Nullable Waiter head() {
+      for (Waiter w : waiters) {
+        if (w.until() >= now && !LeaseOwners.isGone(w.owner())) {
+          return w;
+        }
       }
-      return nextOwner.equals(me) && nextUntil - now < claimMillis / 2;
+      return null;
+    }
+
+    /** {@code me}'s place, or null. */
+    @Nullable Waiter placeOf(String me) {
+      for (Waiter w : waiters) {
+        if (w.owner().equals(me)) {
+          return w;
+        }
+      }
+      return null;
+    }
+
+    /** Whether {@code me} may take the lease now: it is free and nobody waits before {@code me}. */
+    boolean turnOf(String me) {
+      if (!leaseFreeFor(me)) {
+        return false;
+      }
+      Waiter head = head();
+      return head == null || head.owner().equals(me);
+    }
+
+    /** How many live waiters are ahead of {@code me} (all of them if {@code me} has no place). */
+    int ahead(String me) {
+      int n = 0;
+      for (Waiter w : waiters) {
+        if (w.owner().equals(me)) {
+          return n;
+        }
+        if (w.until() >= now) {
+          n++;
+        }
+      }
+      return n;
     }
   }
 
-  /** The outcome of one attempt to take a lease: taken (with who held it before), or busy. */
-  record LeaseAttempt(
-      boolean taken, long pk, long until, @Nullable String previousOwner, LeaseState seen) {}
-
-  /** How long a waiting owner's claim on the next turn lasts unless refreshed. */
-  private static final long CLAIM_MILLIS = 1_000;
+  /**
+   * The outcome of one attempt to take a lease: taken (with who held it before, if it was taken
+   * over), or not (then {@code seen} says who holds it and who waits).
+   */
+  record LeaseAttempt(boolean taken, long pk, @Nullable String previousOwner, LeaseState seen) {}
 
   /**
-   * One attempt to take the lease of a session for {@code owner}: a write transaction that checks
-   * and takes it (after the {@code first} attempt, only once a read finds it looking free). A
-   * waiter that finds it busy claims the next turn, so that the holder cannot take it straight
-   * back.
+   * One attempt to take the lease of a session for {@code owner}. The {@code first} attempt is a
+   * write transaction: one statement takes a lease that nobody holds and nobody waits for; else,
+   * with the row locked, it takes the lease if it is {@code owner}'s turn, or queues {@code owner}
+   * behind the session's waiters. Later attempts look first (a read) and write only when it is
+   * {@code owner}'s turn or its place needs refreshing.
    *
    * @throws SessionNotFoundException if there is no such session
    */
@@ -98,64 +166,96 @@ final class LeaseRows {
       // While waiting, look before writing: most looks find the session still busy.
       LeaseState seen =
           tx.run(false, "read the lease of " + context, c -> leaseState(c, app, user, id, false));
-      if (!seen.freeFor(owner) && !seen.shouldClaim(owner, CLAIM_MILLIS)) {
-        return new LeaseAttempt(false, seen.pk(), seen.until(), seen.owner(), seen);
+      Waiter mine = seen.placeOf(owner);
+      boolean refresh = mine == null || mine.until() - seen.now() < placeMillis() * 2 / 3;
+      if (!seen.turnOf(owner) && !refresh) {
+        return new LeaseAttempt(false, seen.pk(), seen.owner(), seen);
       }
     }
     return tx.run(
         true,
         "lease " + context,
         c -> {
+          long now = clock.millis();
           if (first) {
             // Nobody holds it and nobody waits (the usual case): one statement takes it.
             try (PreparedStatement ps = c.prepareStatement(sql.takeFreeLease)) {
               ps.setString(1, owner);
-              ps.setLong(2, config.leaseDuration().toMillis());
+              ps.setLong(2, now + leaseMillis());
               ps.setString(3, app);
               ps.setString(4, user);
               ps.setString(5, id);
+              ps.setLong(6, now);
               try (ResultSet rs = ps.executeQuery()) {
                 if (rs.next()) {
                   long pk = rs.getLong(1);
-                  long until = rs.getLong(2);
-                  LeaseState seen =
-                      new LeaseState(
-                          pk, null, 0, null, 0, until - config.leaseDuration().toMillis());
-                  return new LeaseAttempt(true, pk, until, null, seen);
+                  return new LeaseAttempt(
+                      true, pk, null, new LeaseState(pk, null, 0, List.of(), now, graceMillis()));
                 }
               }
             }
           }
-          LeaseState now = leaseState(c, app, user, id, true);
-          if (now.freeFor(owner)) {
-            long until;
-            try (PreparedStatement ps = c.prepareStatement(sql.takeLease)) {
-              ps.setString(1, owner);
-              ps.setLong(2, config.leaseDuration().toMillis());
-              ps.setLong(3, now.pk());
-              try (ResultSet rs = ps.executeQuery()) {
-                rs.next();
-                until = rs.getLong(1);
-              }
-            }
-            String previous =
-                now.owner() != null && !now.owner().equals(owner) ? now.owner() : null;
-            return new LeaseAttempt(true, now.pk(), until, previous, now);
-          }
-          if (now.shouldClaim(owner, CLAIM_MILLIS)) {
-            try (PreparedStatement ps = c.prepareStatement(sql.claimNext)) {
-              ps.setString(1, owner);
-              ps.setLong(2, CLAIM_MILLIS);
-              ps.setLong(3, now.pk());
+          LeaseState state = leaseState(c, app, user, id, true);
+          long pk = state.pk();
+          if (state.waiters().stream().anyMatch(w -> w.until() < state.now())) {
+            try (PreparedStatement ps = c.prepareStatement(sql.deleteLapsedWaiters)) {
+              ps.setLong(1, pk);
+              ps.setLong(2, state.now());
               ps.executeUpdate();
             }
           }
-          return new LeaseAttempt(false, now.pk(), now.until(), now.owner(), now);
+          Waiter mine = state.placeOf(owner);
+          if (state.turnOf(owner)) {
+            try (PreparedStatement ps = c.prepareStatement(sql.takeLease)) {
+              ps.setString(1, owner);
+              ps.setLong(2, state.now() + leaseMillis());
+              ps.setLong(3, pk);
+              ps.executeUpdate();
+            }
+            if (mine != null) {
+              deleteWaiter(c, pk, owner);
+            }
+            String previous =
+                state.owner() != null && !state.owner().equals(owner) ? state.owner() : null;
+            return new LeaseAttempt(true, pk, previous, state);
+          }
+          if (mine == null || mine.until() < state.now()) {
+            // A place at the end of the queue (again, if the one it had lapsed).
+            if (mine != null) {
+              deleteWaiter(c, pk, owner);
+            }
+            try (PreparedStatement ps = c.prepareStatement(sql.insertWaiter)) {
+              ps.setLong(1, pk);
+              ps.setString(2, owner);
+              ps.setLong(3, state.now() + placeMillis());
+              ps.setLong(4, pk);
+              ps.executeUpdate();
+            }
+          } else {
+            try (PreparedStatement ps = c.prepareStatement(sql.refreshWaiter)) {
+              ps.setLong(1, state.now() + placeMillis());
+              ps.setLong(2, pk);
+              ps.setString(3, owner);
+              ps.executeUpdate();
+            }
+          }
+          return new LeaseAttempt(false, pk, state.owner(), state);
         });
+  }
+
+  private void deleteWaiter(Connection c, long pk, String owner) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(sql.deleteWaiter)) {
+      ps.setLong(1, pk);
+      ps.setString(2, owner);
+      ps.executeUpdate();
+    }
   }
 
   private LeaseState leaseState(Connection c, String app, String user, String id, boolean lock)
       throws SQLException {
+    long pk;
+    String owner;
+    long until;
     try (PreparedStatement ps =
         c.prepareStatement(lock ? sql.selectLeaseForUpdate : sql.selectLease)) {
       ps.setString(1, app);
@@ -165,15 +265,21 @@ final class LeaseRows {
         if (!rs.next()) {
           throw new SessionNotFoundException(app, user, id);
         }
-        return new LeaseState(
-            rs.getLong(1),
-            rs.getString(2),
-            rs.getLong(3),
-            rs.getString(4),
-            rs.getLong(5),
-            rs.getLong(6));
+        pk = rs.getLong(1);
+        owner = rs.getString(2);
+        until = rs.getLong(3);
       }
     }
+    List<Waiter> waiters = new ArrayList<>();
+    try (PreparedStatement ps = c.prepareStatement(sql.selectWaiters)) {
+      ps.setLong(1, pk);
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          waiters.add(new Waiter(rs.getLong(1), rs.getString(2), rs.getLong(3)));
+        }
+      }
+    }
+    return new LeaseState(pk, owner, until, waiters, clock.millis(), graceMillis());
   }
 
   /**
@@ -181,17 +287,18 @@ final class LeaseRows {
    * #RENEW_BATCH} leases; returns the pks whose lease {@code held}'s owner still had (and now has
    * for another lease duration). A pk missing from the answer was taken over.
    */
-  java.util.Set<Long> renewLeases(java.util.Map<Long, String> held) {
-    List<java.util.Map.Entry<Long, String>> all = List.copyOf(held.entrySet());
+  Set<Long> renewLeases(Map<Long, String> held) {
+    List<Map.Entry<Long, String>> all = List.copyOf(held.entrySet());
     return tx.run(
         true,
         "renew " + all.size() + " leases",
         c -> {
-          java.util.Set<Long> renewed = new java.util.HashSet<>();
+          long until = clock.millis() + leaseMillis();
+          Set<Long> renewed = new HashSet<>();
           for (int from = 0; from < all.size(); from += RENEW_BATCH) {
-            List<java.util.Map.Entry<Long, String>> batch =
+            List<Map.Entry<Long, String>> batch =
                 all.subList(from, Math.min(all.size(), from + RENEW_BATCH));
-            String marks = String.join(", ", java.util.Collections.nCopies(batch.size(), "?"));
+            String marks = String.join(", ", Collections.nCopies(batch.size(), "?"));
             String statement =
                 sql.renewLeasesPrefix
                     + marks
@@ -200,11 +307,11 @@ final class LeaseRows {
                     + ") RETURNING pk, lease_owner";
             try (PreparedStatement ps = c.prepareStatement(statement)) {
               int i = 1;
-              ps.setLong(i++, config.leaseDuration().toMillis());
-              for (java.util.Map.Entry<Long, String> e : batch) {
+              ps.setLong(i++, until);
+              for (Map.Entry<Long, String> e : batch) {
                 ps.setLong(i++, e.getKey());
               }
-              for (java.util.Map.Entry<Long, String> e : batch) {
+              for (Map.Entry<Long, String> e : batch) {
                 ps.setString(i++, e.getValue());
               }
               try (ResultSet rs = ps.executeQuery()) {
@@ -224,37 +331,28 @@ final class LeaseRows {
   /** The most leases one renewal statement names (each takes two parameters). */
   static final int RENEW_BATCH = 200;
 
-  /** Releases a lease {@code owner} holds, and any claim it left on the next turn. */
+  /** Releases a lease {@code owner} holds ({@code finished}), or gives it up unfinished. */
   void releaseLease(long pk, String owner, String context, boolean finished) {
     tx.runVoid(
         true,
         "release the lease of " + context,
         c -> {
           try (PreparedStatement ps =
-              c.prepareStatement(finished ? sql.releaseLeaseAndClaim : sql.abandonLeaseAndClaim)) {
-            int i = 1;
-            for (int n = finished ? 4 : 3; n > 0; n--) {
-              ps.setString(i++, owner);
-            }
-            ps.setLong(i++, pk);
-            ps.setString(i++, owner);
-            ps.setString(i, owner);
+              c.prepareStatement(finished ? sql.releaseLease : sql.abandonLease)) {
+            ps.setLong(1, pk);
+            ps.setString(2, owner);
             ps.executeUpdate();
           }
         });
   }
 
-  /** Drops a claim on the next turn that a waiter gave up. */
-  void dropClaim(long pk, String owner, String context) {
+  /** Leaves the queue of a session (a waiter that gave up). */
+  void leaveQueue(long pk, String owner, String context) {
     tx.runVoid(
         true,
-        "drop the lease claim on " + context,
+        "leave the lease queue of " + context,
         c -> {
-          try (PreparedStatement ps = c.prepareStatement(sql.dropClaim)) {
-            ps.setLong(1, pk);
-            ps.setString(2, owner);
-            ps.executeUpdate();
-          }
+          deleteWaiter(c, pk, owner);
         });
   }
 }

@@ -11,32 +11,23 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /**
- * Session leases stored in the database: acquisition with a bounded wait (polling with backoff, a
- * claim on the next turn keeping waiters in other processes from starving), renewal in the
- * background while held, release.
+ * Session leases stored in the database: acquisition with a bounded wait (a place in the session's
+ * queue, so that waiters in any number of processes are served in the order they arrived, polling
+ * with backoff and woken at once by a release in this process), renewal in the background while
+ * held (all of a store's leases in one transaction per interval, on the configured scheduler),
+ * release. Time is the configured clock's.
  */
 final class Leases {
   private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(Leases.class);
 
   /** The longest pause between two looks at a busy lease. */
   private static final long MAX_POLL_MILLIS = 50;
-
-  /** Runs the renewals of every store this process holds leases in; one daemon thread. */
-  private static final ScheduledExecutorService RENEWALS =
-      Executors.newSingleThreadScheduledExecutor(
-          r -> {
-            Thread t = new Thread(r, "adk4j-lease-renewal");
-            t.setDaemon(true);
-            return t;
-          });
 
   /** The leases this process holds, by store. */
   private static final Map<LeaseRows, Renewer> RENEWERS = new ConcurrentHashMap<>();
@@ -46,7 +37,9 @@ final class Leases {
   /**
    * The leases this process holds in one store, renewed together: one transaction per interval (a
    * third of the lease duration) whatever their number, so that a slow database delays one renewal,
-   * not one per lease in turn.
+   * not one per lease in turn. A round that comes late costs no lease: a waiter takes an unreleased
+   * lease only a grace (a third of the lease) after it expired, and every append of the holder
+   * extends its lease in the append's own statement.
    */
   private static final class Renewer {
     private final LeaseRows rows;
@@ -57,7 +50,9 @@ final class Leases {
       this.rows = rows;
       long every = Math.max(10, rows.leaseMillis() / 3);
       this.task =
-          RENEWALS.scheduleWithFixedDelay(this::renewAll, every, every, TimeUnit.MILLISECONDS);
+          rows.config()
+              .scheduler()
+              .scheduleWithFixedDelay(this::renewAll, every, every, TimeUnit.MILLISECONDS);
     }
 
     static void add(DbLease lease) {
@@ -91,7 +86,7 @@ final class Leases {
       for (DbLease lease : leases) {
         owners.put(lease.pk, lease.owner);
       }
-      long start = System.nanoTime();
+      long start = rows.clock().millis();
       Set<Long> renewed;
       try {
         renewed = rows.renewLeases(owners);
@@ -100,9 +95,9 @@ final class Leases {
         log.warn("Could not renew {} leases; will retry: {}", leases.size(), e.toString());
         return;
       }
-      long end = System.nanoTime();
+      long end = rows.clock().millis();
       // Late: less than a third of the lease was left when its renewal completed.
-      long lateAfter = TimeUnit.MILLISECONDS.toNanos(rows.leaseMillis() * 2 / 3);
+      long lateAfter = rows.leaseMillis() * 2 / 3;
       long renewedCount = 0;
       long late = 0;
       long lost = 0;
@@ -145,8 +140,8 @@ final class Leases {
       throws InterruptedException {
     String owner = LeaseOwners.newOwner();
     String context = SessionRows.describe(app, user, id);
-    long start = System.nanoTime();
-    long deadline = start + maxWait.toNanos();
+    long start = rows.clock().millis();
+    long deadline = start + maxWait.toMillis();
     long pause = 1;
     LeaseRows.LeaseAttempt attempt;
     for (boolean first = true; ; first = false) {
@@ -154,50 +149,49 @@ final class Leases {
       if (attempt.taken()) {
         break;
       }
+      LeaseRows.LeaseState seen = attempt.seen();
       if (first) {
-        LeaseRows.LeaseState seen = attempt.seen();
+        long heldFor = Math.max(0, seen.until() - seen.now());
+        int ahead = seen.ahead(owner);
         log.info(
             "Waiting up to {} ms for the lease of {}: '{}' holds it for {} ms more{}",
             maxWait.toMillis(),
             context,
             attempt.previousOwner(),
-            Math.max(0, seen.until() - seen.now()),
-            seen.nextOwner() != null && !owner.equals(seen.nextOwner())
-                ? ", and '" + seen.nextOwner() + "' waits for the next turn"
-                : "");
+            heldFor,
+            ahead == 0 ? "" : ", and " + ahead + " waiting turns come before this one");
         onWait.accept(
             new SessionWait(
-                app,
-                user,
-                id,
-                attempt.previousOwner(),
-                Duration.ofMillis(Math.max(0, seen.until() - seen.now())),
-                maxWait));
+                app, user, id, attempt.previousOwner(), Duration.ofMillis(heldFor), maxWait));
       }
-      long left = deadline - System.nanoTime();
+      long left = deadline - rows.clock().millis();
       if (left <= 0) {
         try {
-          rows.dropClaim(attempt.pk(), owner, context);
+          rows.leaveQueue(attempt.pk(), owner, context);
         } catch (RuntimeException e) {
-          log.debug("Could not drop the lease claim on {}: {}", context, e.toString());
+          log.debug("Could not leave the lease queue of {}: {}", context, e.toString());
         }
         throw new SessionBusyException(
             app,
             user,
             id,
             attempt.previousOwner(),
-            Instant.ofEpochMilli(attempt.until()),
+            Instant.ofEpochMilli(seen.until()),
             "another invocation still held the session after waiting "
                 + maxWait.toMillis()
                 + " ms for it");
       }
       long sleep =
           Math.min(pause + ThreadLocalRandom.current().nextLong(pause + 1), MAX_POLL_MILLIS);
-      TimeUnit.MILLISECONDS.sleep(Math.min(sleep, TimeUnit.NANOSECONDS.toMillis(left) + 1));
+      synchronized (rows.released) {
+        // A release in this process wakes its waiters at once; others are seen at the next look.
+        rows.released.wait(Math.max(1, Math.min(sleep, left)));
+      }
       pause = Math.min(pause * 2, MAX_POLL_MILLIS);
     }
     if (attempt.previousOwner() != null) {
-      if (attempt.seen().until() >= attempt.seen().now()) {
+      LeaseRows.LeaseState seen = attempt.seen();
+      if (seen.until() >= seen.now()) {
         log.warn(
             "Took over the lease of {} from '{}' before it expired: that process, on this host, is"
                 + " no longer running",
@@ -211,7 +205,7 @@ final class Leases {
             attempt.previousOwner());
       }
     }
-    long waited = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+    long waited = rows.clock().millis() - start;
     log.debug("Leased {} as '{}' after {} ms", context, owner, waited);
     return new DbLease(rows, attempt.pk(), owner, context, attempt.previousOwner() != null);
   }
@@ -225,7 +219,7 @@ final class Leases {
     private volatile boolean held = true;
 
     /** When the lease was last extended (taken, or the start of the round that renewed it). */
-    private volatile long extendedAt = System.nanoTime();
+    private volatile long extendedAt;
 
     DbLease(LeaseRows rows, long pk, String owner, String context, boolean tookOver) {
       this.rows = rows;
@@ -233,6 +227,7 @@ final class Leases {
       this.owner = owner;
       this.context = context;
       this.tookOver = tookOver;
+      this.extendedAt = rows.clock().millis();
       Renewer.add(this);
     }
 
@@ -274,6 +269,9 @@ final class Leases {
             "Could not release the lease of {}; it lapses when it expires: {}",
             context,
             e.toString());
+      }
+      synchronized (rows.released) {
+        rows.released.notifyAll();
       }
     }
 

@@ -41,8 +41,13 @@ final class SessionWrites {
   private final StateWrites state;
   private final java.time.Clock clock;
 
-  SessionWrites(Transactions tx, SqlText sql, SessionRows rows, java.time.Clock clock) {
+  /** How long a lease lasts from a write of its holder (which extends it). */
+  private final long leaseMillis;
+
+  SessionWrites(
+      Transactions tx, SqlText sql, SessionRows rows, java.time.Clock clock, long leaseMillis) {
     this.clock = clock;
+    this.leaseMillis = leaseMillis;
     this.tx = tx;
     this.sql = sql;
     this.dialect = tx.dialect();
@@ -254,12 +259,15 @@ final class SessionWrites {
             ps.setInt(2, updated.getNano());
             ps.setInt(3, compaction ? 1 : 0);
             ps.setLong(4, now);
-            ps.setString(5, app);
-            ps.setString(6, user);
-            ps.setString(7, id);
-            ps.setLong(8, expectedRevision);
-            ps.setString(9, leaseOwner);
-            ps.setLong(10, now);
+            ps.setString(5, leaseOwner);
+            ps.setLong(6, now + leaseMillis);
+            ps.setString(7, app);
+            ps.setString(8, user);
+            ps.setString(9, id);
+            ps.setLong(10, expectedRevision);
+            ps.setString(11, leaseOwner);
+            ps.setLong(12, now);
+            ps.setLong(13, now);
             try (ResultSet rs = ps.executeQuery()) {
               if (!rs.next()) {
                 throw refused(c, app, user, id, expectedRevision);
@@ -323,7 +331,7 @@ final class SessionWrites {
         if (!rs.next()) {
           return new SessionNotFoundException(app, user, id);
         }
-        long expireAt = rs.getLong(5);
+        long expireAt = rs.getLong(4);
         if (!rs.wasNull() && expireAt <= clock.millis()) {
           return new SessionNotFoundException(app, user, id); // expired: as if deleted
         }

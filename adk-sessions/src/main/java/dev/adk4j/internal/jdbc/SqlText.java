@@ -61,67 +61,77 @@ final class SqlText {
 
   /**
    * Bumps the revision of a session that is at the expected one and not leased to another owner
-   * (parameter 8; an expired lease counts as none); no row if stale, leased or missing. Parameter 3
-   * is 1 if the appended event is a compaction event: its revision becomes the session's {@code
-   * last_compaction_seq}.
+   * (parameter 11; an expired lease, by parameter 12, counts as none); no row if stale, leased or
+   * missing. Parameter 3 is 1 if the appended event is a compaction event: its revision becomes the
+   * session's {@code last_compaction_seq}. The holder's lease is extended to parameter 6 (for owner
+   * parameter 5): each write of the holder renews its lease, so a late renewal round cannot lose it
+   * while the turn is writing.
    */
   final String bumpRevision;
 
-  /** The session's lease: pk, owner, until, next owner, next until, the database's now. */
+  /** The session's lease: pk, owner, until. */
   final String selectLease;
 
   /** The session's lease, locking the row on PostgreSQL. */
   final String selectLeaseForUpdate;
 
-  /** Takes the lease: owner, duration ms, pk. */
-  final String takeLease;
+  /** The session's waiters, first come first: seq, owner, wait_until. Parameter: pk. */
+  final String selectWaiters =
+      "SELECT seq, owner, wait_until FROM adk_session_waiters WHERE session_pk = ? ORDER BY seq";
+
+  /** Takes the lease: owner, until, pk. */
+  final String takeLease = "UPDATE adk_sessions SET lease_owner = ?, lease_until = ? WHERE pk = ?";
 
   /**
    * Takes the lease of a session that nobody holds and nobody waits for, in one statement: owner,
-   * duration ms, app, user, id. Returns pk and lease_until, or no row if the lease is held (even
-   * expired: taking over goes through the checks of {@link #selectLeaseForUpdate}), claimed, or the
-   * session is missing.
+   * until, app, user, id, now. Returns pk, or no row if the lease is held (even expired: taking
+   * over goes through the checks of {@link #selectLeaseForUpdate}), a live waiter queues for it, or
+   * the session is missing.
    */
-  final String takeFreeLease;
+  final String takeFreeLease =
+      "UPDATE adk_sessions SET lease_owner = ?, lease_until = ?"
+          + " WHERE app_name = ? AND user_id = ? AND session_id = ? AND lease_owner IS NULL"
+          + " AND NOT EXISTS (SELECT 1 FROM adk_session_waiters w"
+          + " WHERE w.session_pk = adk_sessions.pk AND w.wait_until >= ?) RETURNING pk";
 
-  /** Claims the next turn for a waiting owner: owner, claim ms, pk. */
-  final String claimNext;
+  /**
+   * Queues a waiter behind the session's others: pk, owner, wait_until, pk. Run with the session's
+   * row locked (PostgreSQL) or the file's write lock (SQLite), so that seq follows arrival.
+   */
+  final String insertWaiter =
+      "INSERT INTO adk_session_waiters (session_pk, seq, owner, wait_until)"
+          + " SELECT ?, COALESCE(MAX(seq), 0) + 1, ?, ? FROM adk_session_waiters"
+          + " WHERE session_pk = ?";
+
+  /** Keeps a waiter's place: wait_until, pk, owner. */
+  final String refreshWaiter =
+      "UPDATE adk_session_waiters SET wait_until = ? WHERE session_pk = ? AND owner = ?";
+
+  /** Removes a waiter (served, or given up): pk, owner. */
+  final String deleteWaiter = "DELETE FROM adk_session_waiters WHERE session_pk = ? AND owner = ?";
+
+  /** Removes the waiters that stopped waiting without leaving: pk, now. */
+  final String deleteLapsedWaiters =
+      "DELETE FROM adk_session_waiters WHERE session_pk = ? AND wait_until < ?";
 
   /**
    * Extends many held leases at once: {@code renewLeasesPrefix + "?, ..., ?) AND lease_owner IN (?,
-   * ..., ?) RETURNING pk, lease_owner"}, with the duration ms, the pks, then the owners. A lease no
+   * ..., ?) RETURNING pk, lease_owner"}, with the new until, the pks, then the owners. A lease no
    * longer held returns no row.
    */
-  final String renewLeasesPrefix;
+  final String renewLeasesPrefix = "UPDATE adk_sessions SET lease_until = ? WHERE pk IN (";
 
-  /**
-   * Releases a held lease and drops the owner's claim on the next turn, if any, in one statement:
-   * owner (4 times), pk, owner, owner. In SET, the columns are the row's values before the update.
-   */
-  final String releaseLeaseAndClaim =
-      "UPDATE adk_sessions SET"
-          + " lease_owner = CASE WHEN lease_owner = ? THEN NULL ELSE lease_owner END,"
-          + " lease_until = CASE WHEN lease_owner = ? THEN NULL ELSE lease_until END,"
-          + " next_owner = CASE WHEN next_owner = ? THEN NULL ELSE next_owner END,"
-          + " next_until = CASE WHEN next_owner = ? THEN NULL ELSE next_until END"
-          + " WHERE pk = ? AND (lease_owner = ? OR next_owner = ?)";
+  /** Releases a held lease: pk, owner. */
+  final String releaseLease =
+      "UPDATE adk_sessions SET lease_owner = NULL, lease_until = NULL"
+          + " WHERE pk = ? AND lease_owner = ?";
 
   /**
    * Gives a held lease up unfinished: it expires at once but keeps its owner, so that the next
-   * holder takes it over (and closes the turn left open); and drops the owner's claim on the next
-   * turn. One statement: owner (3 times), pk, owner, owner.
+   * holder takes it over (and closes the turn left open). Parameters: pk, owner.
    */
-  final String abandonLeaseAndClaim =
-      "UPDATE adk_sessions SET"
-          + " lease_until = CASE WHEN lease_owner = ? THEN 0 ELSE lease_until END,"
-          + " next_owner = CASE WHEN next_owner = ? THEN NULL ELSE next_owner END,"
-          + " next_until = CASE WHEN next_owner = ? THEN NULL ELSE next_until END"
-          + " WHERE pk = ? AND (lease_owner = ? OR next_owner = ?)";
-
-  /** Drops a waiter's claim on the next turn: pk, owner. */
-  final String dropClaim =
-      "UPDATE adk_sessions SET next_owner = NULL, next_until = NULL"
-          + " WHERE pk = ? AND next_owner = ?";
+  final String abandonLease =
+      "UPDATE adk_sessions SET lease_until = 0 WHERE pk = ? AND lease_owner = ?";
 
   /** Lease columns of a session by natural key, for diagnosing a refused append. */
   final String selectLeaseByKey;
@@ -264,7 +274,6 @@ final class SqlText {
 
   SqlText(Dialect dialect) {
     String json = dialect.jsonParameter();
-    String now = dialect.nowMillis();
     String lock = dialect.forUpdate();
     String byCodePoint = dialect.codePointCollation();
     String sessionColumns =
@@ -296,35 +305,19 @@ final class SqlText {
         "UPDATE adk_sessions SET revision = revision + 1, update_seconds = ?, update_nanos = ?,"
             + " last_compaction_seq = CASE WHEN ? = 1 THEN revision + 1"
             + " ELSE last_compaction_seq END,"
-            + " expire_at = CASE WHEN ttl_millis IS NULL THEN NULL ELSE ? + ttl_millis END"
+            + " expire_at = CASE WHEN ttl_millis IS NULL THEN NULL ELSE ? + ttl_millis END,"
+            + " lease_until = CASE WHEN lease_owner = ? THEN ? ELSE lease_until END"
             + " WHERE app_name = ? AND user_id = ? AND session_id = ? AND revision = ?"
-            + " AND (lease_owner IS NULL OR lease_owner = ? OR lease_until < "
-            + now
-            + ") AND (expire_at IS NULL OR expire_at > ?) RETURNING pk, revision";
+            + " AND (lease_owner IS NULL OR lease_owner = ? OR lease_until < ?)"
+            + " AND (expire_at IS NULL OR expire_at > ?) RETURNING pk, revision";
     String leaseColumns =
-        "SELECT pk, lease_owner, lease_until, next_owner, next_until, "
-            + now
+        "SELECT pk, lease_owner, lease_until"
             + " FROM adk_sessions WHERE app_name = ? AND user_id = ? AND session_id = ?";
     selectLease = leaseColumns;
     selectLeaseForUpdate = leaseColumns + lock;
     selectLeaseByKey =
-        "SELECT revision, lease_owner, lease_until, "
-            + now
-            + ", expire_at FROM adk_sessions WHERE app_name = ? AND user_id = ? AND session_id = ?";
-    takeLease =
-        "UPDATE adk_sessions SET lease_owner = ?, lease_until = "
-            + now
-            + " + ?, next_owner = NULL, next_until = NULL WHERE pk = ? RETURNING lease_until";
-    takeFreeLease =
-        "UPDATE adk_sessions SET lease_owner = ?, lease_until = "
-            + now
-            + " + ?, next_owner = NULL, next_until = NULL"
-            + " WHERE app_name = ? AND user_id = ? AND session_id = ? AND lease_owner IS NULL"
-            + " AND (next_owner IS NULL OR next_until < "
-            + now
-            + ") RETURNING pk, lease_until";
-    claimNext = "UPDATE adk_sessions SET next_owner = ?, next_until = " + now + " + ? WHERE pk = ?";
-    renewLeasesPrefix = "UPDATE adk_sessions SET lease_until = " + now + " + ? WHERE pk IN (";
+        "SELECT revision, lease_owner, lease_until, expire_at"
+            + " FROM adk_sessions WHERE app_name = ? AND user_id = ? AND session_id = ?";
     selectAppValue =
         "SELECT state_value FROM adk_app_state WHERE app_name = ? AND state_key = ?" + lock;
     selectUserValue =

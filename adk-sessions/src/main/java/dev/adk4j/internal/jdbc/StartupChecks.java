@@ -45,6 +45,7 @@ final class StartupChecks {
             "ttl_millis",
             "expire_at",
             "trimmed_seq"));
+    tables.put("adk_session_waiters", List.of("session_pk", "seq", "owner", "wait_until"));
     tables.put("adk_events", List.of("session_pk", "seq", "event_id", "event_time", "event"));
     tables.put("adk_app_state", List.of("app_name", "state_key", "state_value"));
     tables.put("adk_user_state", List.of("app_name", "user_id", "state_key", "state_value"));
