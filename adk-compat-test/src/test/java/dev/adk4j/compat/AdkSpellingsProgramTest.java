@@ -18,8 +18,10 @@ import dev.adk4j.events.ToolConfirmation;
 import dev.adk4j.models.LlmRequest;
 import dev.adk4j.models.LlmResponse;
 import dev.adk4j.runner.InMemoryRunner;
+import dev.adk4j.sessions.BaseSessionService;
 import dev.adk4j.sessions.InMemorySessionService;
 import dev.adk4j.sessions.Session;
+import dev.adk4j.sessions.SessionKey;
 import dev.adk4j.tools.Annotations.Schema;
 import dev.adk4j.tools.FunctionTool;
 import dev.adk4j.tools.LongRunningFunctionTool;
@@ -214,5 +216,36 @@ class AdkSpellingsProgramTest {
     assertThat(reloaded.text()).contains("v0");
     assertThat(artifacts.listVersions("app", "user", "s1", "notes.txt").blockingGet())
         .containsExactly(0, 1);
+  }
+
+  @Test
+  void sessionKey_namesASessionForTheServiceAndTheRunner() {
+    LlmAgent agent =
+        LlmAgent.builder().name("greeter").model(new QueueModel(QueueModel.text("hello"))).build();
+    InMemoryRunner runner = new InMemoryRunner(agent);
+    BaseSessionService sessions = runner.sessionService();
+    SessionKey key = new SessionKey(runner.appName(), "u1", "s1");
+
+    Session created = sessions.createSession(key, Map.of("topic", "tea")).blockingGet();
+    List<Event> events =
+        runner.runAsync(key, Content.fromParts(Part.fromText("hi"))).toList().blockingGet();
+    Session read = sessions.getSession(key, null).blockingGet();
+    Session generated =
+        sessions.createSession(new SessionKey(runner.appName(), "u1", null)).blockingGet();
+
+    assertThat(created.sessionKey()).isEqualTo(key);
+    assertThat(events.get(events.size() - 1).stringifyContent()).isEqualTo("hello");
+    assertThat(read.state()).containsEntry("topic", "tea");
+    assertThat(read.events()).hasSize(2);
+    assertThat(sessions.listEvents(key).blockingGet().events()).hasSize(2);
+    assertThat(sessions.listSessions(key).blockingGet().sessions())
+        .extracting(Session::id)
+        .containsExactlyInAnyOrder("s1", generated.id());
+    sessions.deleteSession(key).blockingAwait();
+    assertThat(sessions.getSession(key, null).isEmpty().blockingGet()).isTrue();
+    assertThatThrownBy(() -> sessions.listEvents(new SessionKey("app", "u1", null)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("app 'app'")
+        .hasMessageContaining("no session id");
   }
 }
