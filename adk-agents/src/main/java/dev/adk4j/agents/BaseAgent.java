@@ -6,6 +6,7 @@ import dev.adk4j.internal.telemetry.Telemetry;
 import dev.adk4j.plugins.BasePlugin;
 import io.opentelemetry.api.trace.Span;
 import io.reactivex.rxjava3.core.BackpressureStrategy;
+import io.reactivex.rxjava3.core.Completable;
 import io.reactivex.rxjava3.core.Flowable;
 import io.reactivex.rxjava3.core.Maybe;
 import java.util.ArrayList;
@@ -115,6 +116,15 @@ public abstract class BaseAgent {
 
   public String description() {
     return description;
+  }
+
+  /**
+   * ADK for Java's {@code close()}: releases what this agent holds (an {@link LlmAgent}'s
+   * toolsets), then closes its sub-agents, in order. Nothing else needs closing in adk4j; {@code
+   * Runner.close()} closes the toolsets of a whole tree. An agent must not run once closed.
+   */
+  public Completable close() {
+    return Completable.concat(subAgents().stream().map(BaseAgent::close).toList());
   }
 
   public List<BaseAgent> subAgents() {
@@ -325,6 +335,57 @@ public abstract class BaseAgent {
     public B afterAgentCallback(Callbacks.AfterAgentCallback callback) {
       this.afterAgentCallbacks.add(Objects.requireNonNull(callback));
       return (B) this;
+    }
+
+    /**
+     * ADK for Java's list form: replaces the before-agent callbacks set so far with {@code
+     * callbacks}, in order; each is a {@link Callbacks.BeforeAgentCallback} or a {@link
+     * Callbacks.BeforeAgentCallbackSync}. Null or empty: none.
+     *
+     * @throws IllegalArgumentException naming the position of an element of another type
+     */
+    public B beforeAgentCallback(@Nullable List<?> callbacks) {
+      beforeAgentCallbacks.clear();
+      int i = 0;
+      for (Object c : callbacks == null ? List.of() : callbacks) {
+        if (c instanceof Callbacks.BeforeAgentCallback async) {
+          beforeAgentCallback(async);
+        } else if (c instanceof Callbacks.BeforeAgentCallbackSync sync) {
+          beforeAgentCallbackSync(sync);
+        } else {
+          throw notACallback("beforeAgentCallback", i, c);
+        }
+        i++;
+      }
+      return (B) this;
+    }
+
+    /** ADK for Java's list form of {@link #afterAgentCallback}: replaces those set so far. */
+    public B afterAgentCallback(@Nullable List<?> callbacks) {
+      afterAgentCallbacks.clear();
+      int i = 0;
+      for (Object c : callbacks == null ? List.of() : callbacks) {
+        if (c instanceof Callbacks.AfterAgentCallback async) {
+          afterAgentCallback(async);
+        } else if (c instanceof Callbacks.AfterAgentCallbackSync sync) {
+          afterAgentCallbackSync(sync);
+        } else {
+          throw notACallback("afterAgentCallback", i, c);
+        }
+        i++;
+      }
+      return (B) this;
+    }
+
+    /** The error of a callback list holding something else than a callback. */
+    static IllegalArgumentException notACallback(
+        String method, int index, @Nullable Object element) {
+      return new IllegalArgumentException(
+          method
+              + ": element "
+              + index
+              + " is not a callback of that kind but "
+              + (element == null ? "null" : element.getClass().getName()));
     }
 
     /**

@@ -95,6 +95,15 @@ public final class InvocationContext {
     return new Builder();
   }
 
+  /**
+   * ADK for Java's copy: a builder holding this context's services, ids, agent, session, user
+   * content, run configuration, branch and plugins. What it builds is a new root context: it does
+   * not share this one's model-call count, end-of-invocation flag or stored events.
+   */
+  public Builder toBuilder() {
+    return toBuilderState(telemetry);
+  }
+
   /** A new invocation id, {@code e-} followed by a UUID. */
   public static String newInvocationContextId() {
     return "e-" + UUID.randomUUID();

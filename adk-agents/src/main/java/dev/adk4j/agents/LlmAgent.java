@@ -10,6 +10,7 @@ import dev.adk4j.models.LlmRegistry;
 import dev.adk4j.tools.BaseTool;
 import dev.adk4j.tools.BaseToolset;
 import io.reactivex.rxjava3.core.BackpressureStrategy;
+import io.reactivex.rxjava3.core.Completable;
 import io.reactivex.rxjava3.core.Flowable;
 import io.reactivex.rxjava3.core.Single;
 import java.util.ArrayList;
@@ -135,6 +136,18 @@ public final class LlmAgent extends BaseAgent {
   /** The tools given to the builder; the tools of {@link #toolsets()} are not among them. */
   public List<BaseTool> tools() {
     return tools;
+  }
+
+  /** Closes this agent's toolsets (see {@link BaseToolset#close()}), then its sub-agents. */
+  @Override
+  public Completable close() {
+    return Completable.fromAction(
+            () -> {
+              for (BaseToolset toolset : toolsets) {
+                toolset.close();
+              }
+            })
+        .andThen(super.close());
   }
 
   /** The toolsets whose tools the agent lists at every model call it prepares. */
@@ -608,6 +621,88 @@ public final class LlmAgent extends BaseAgent {
     /** ADK for Java's spelling: adds a synchronous after-tool callback. */
     public Builder afterToolCallbackSync(Callbacks.AfterToolCallbackSync callback) {
       return afterToolCallback(Objects.requireNonNull(callback, "callback").toAsync());
+    }
+
+    /**
+     * ADK for Java's list form: replaces the before-model callbacks set so far with {@code
+     * callbacks}, in order; each is a {@link Callbacks.BeforeModelCallback} or a {@link
+     * Callbacks.BeforeModelCallbackSync}. Null or empty: none.
+     *
+     * @throws IllegalArgumentException naming the position of an element of another type
+     */
+    public Builder beforeModelCallback(@Nullable List<?> callbacks) {
+      beforeModelCallbacks.clear();
+      int i = 0;
+      for (Object c : callbacks == null ? List.of() : callbacks) {
+        if (c instanceof Callbacks.BeforeModelCallback async) {
+          beforeModelCallback(async);
+        } else if (c instanceof Callbacks.BeforeModelCallbackSync sync) {
+          beforeModelCallbackSync(sync);
+        } else {
+          throw notACallback("beforeModelCallback", i, c);
+        }
+        i++;
+      }
+      return this;
+    }
+
+    /** ADK for Java's list form of {@link #afterModelCallback}: replaces those set so far. */
+    public Builder afterModelCallback(@Nullable List<?> callbacks) {
+      afterModelCallbacks.clear();
+      int i = 0;
+      for (Object c : callbacks == null ? List.of() : callbacks) {
+        if (c instanceof Callbacks.AfterModelCallback async) {
+          afterModelCallback(async);
+        } else if (c instanceof Callbacks.AfterModelCallbackSync sync) {
+          afterModelCallbackSync(sync);
+        } else {
+          throw notACallback("afterModelCallback", i, c);
+        }
+        i++;
+      }
+      return this;
+    }
+
+    /**
+     * ADK for Java's list form of {@link #beforeToolCallback}: replaces those set so far; each is a
+     * {@link Callbacks.BeforeToolCallback}, {@link Callbacks.BeforeToolCallbackWithInvocation}
+     * (ADK's shape) or {@link Callbacks.BeforeToolCallbackSync}.
+     */
+    public Builder beforeToolCallback(@Nullable List<?> callbacks) {
+      beforeToolCallbacks.clear();
+      int i = 0;
+      for (Object c : callbacks == null ? List.of() : callbacks) {
+        if (c instanceof Callbacks.BeforeToolCallback async) {
+          beforeToolCallback(async);
+        } else if (c instanceof Callbacks.BeforeToolCallbackWithInvocation adk) {
+          beforeToolCallback(adk);
+        } else if (c instanceof Callbacks.BeforeToolCallbackSync sync) {
+          beforeToolCallbackSync(sync);
+        } else {
+          throw notACallback("beforeToolCallback", i, c);
+        }
+        i++;
+      }
+      return this;
+    }
+
+    /** ADK for Java's list form of {@link #afterToolCallback}: replaces those set so far. */
+    public Builder afterToolCallback(@Nullable List<?> callbacks) {
+      afterToolCallbacks.clear();
+      int i = 0;
+      for (Object c : callbacks == null ? List.of() : callbacks) {
+        if (c instanceof Callbacks.AfterToolCallback async) {
+          afterToolCallback(async);
+        } else if (c instanceof Callbacks.AfterToolCallbackWithInvocation adk) {
+          afterToolCallback(adk);
+        } else if (c instanceof Callbacks.AfterToolCallbackSync sync) {
+          afterToolCallbackSync(sync);
+        } else {
+          throw notACallback("afterToolCallback", i, c);
+        }
+        i++;
+      }
+      return this;
     }
 
     @Override

@@ -104,6 +104,14 @@ public abstract class BasePlugin {
     return Maybe.empty();
   }
 
+  /**
+   * ADK for Java's {@code close()}: releases what the plugin holds; nothing by default. {@code
+   * Runner} does not call it: whoever made the plugin closes it.
+   */
+  public Completable close() {
+    return Completable.complete();
+  }
+
   /** After the invocation completed (also after a {@link #beforeRunCallback} reply). */
   public Completable afterRunCallback(InvocationContext invocationContext) {
     return Completable.complete();

@@ -111,6 +111,19 @@ public sealed class FunctionTool extends BaseTool permits LongRunningFunctionToo
     this.requireConfirmation = requireConfirmation;
   }
 
+  /**
+   * ADK for Java's constructor shape: a tool calling {@code method} (on {@code instance} unless it
+   * is static), long-running and asking for confirmation as given. {@code FunctionTool} is sealed,
+   * so only this package and {@link LongRunningFunctionTool} reach it; use {@code create(..)}.
+   */
+  protected FunctionTool(
+      @Nullable Object instance,
+      Method method,
+      boolean isLongRunning,
+      boolean requireConfirmation) {
+    this(create(instance, method), isLongRunning, requireConfirmation);
+  }
+
   /** Whether each call waits for a person's approval (see the class comment). */
   boolean requireConfirmation() {
     return requireConfirmation;
@@ -154,6 +167,40 @@ public sealed class FunctionTool extends BaseTool permits LongRunningFunctionToo
   public static FunctionTool create(
       @Nullable Object instance, Method method, boolean requireConfirmation) {
     return confirming(create(instance, method), requireConfirmation);
+  }
+
+  /**
+   * ADK for Java's form: {@link #create(Object, String, boolean)}, long-running (a {@link
+   * LongRunningFunctionTool}) if {@code isLongRunning}.
+   */
+  public static FunctionTool create(
+      Object instance, String methodName, boolean requireConfirmation, boolean isLongRunning) {
+    return longRunning(create(instance, methodName, requireConfirmation), isLongRunning);
+  }
+
+  /** ADK for Java's form of {@link #create(Class, String, boolean)} (see above). */
+  public static FunctionTool create(
+      Class<?> clazz, String methodName, boolean requireConfirmation, boolean isLongRunning) {
+    return longRunning(create(clazz, methodName, requireConfirmation), isLongRunning);
+  }
+
+  /** ADK for Java's form of {@link #create(Method, boolean)} (see above). */
+  public static FunctionTool create(
+      Method method, boolean requireConfirmation, boolean isLongRunning) {
+    return longRunning(create(method, requireConfirmation), isLongRunning);
+  }
+
+  /** ADK for Java's form of {@link #create(Object, Method, boolean)} (see above). */
+  public static FunctionTool create(
+      @Nullable Object instance,
+      Method method,
+      boolean requireConfirmation,
+      boolean isLongRunning) {
+    return longRunning(create(instance, method, requireConfirmation), isLongRunning);
+  }
+
+  private static FunctionTool longRunning(FunctionTool tool, boolean isLongRunning) {
+    return isLongRunning ? LongRunningFunctionTool.create(tool) : tool;
   }
 
   /**

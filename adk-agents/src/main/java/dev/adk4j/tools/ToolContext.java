@@ -20,7 +20,7 @@ import org.jspecify.annotations.Nullable;
 public class ToolContext extends CallbackContext {
 
   private final @Nullable String functionCallId;
-  private final @Nullable ToolConfirmation toolConfirmation;
+  private volatile @Nullable ToolConfirmation toolConfirmation;
   private final Map<String, ToolConfirmation> requestedConfirmations = new ConcurrentHashMap<>();
 
   public ToolContext(InvocationContext invocationContext, @Nullable String functionCallId) {
@@ -40,12 +40,80 @@ public class ToolContext extends CallbackContext {
     this.toolConfirmation = toolConfirmation;
   }
 
+  /** ADK for Java's builder of a tool context, for tests and custom runners. */
+  public static Builder builder(InvocationContext invocationContext) {
+    return new Builder(invocationContext);
+  }
+
+  /** A builder holding this context's invocation, function call id, confirmation and actions. */
+  public Builder toBuilder() {
+    return new Builder(invocationContext())
+        .functionCallId(functionCallId)
+        .toolConfirmation(toolConfirmation)
+        .actions(actions());
+  }
+
+  /** Builds a {@link ToolContext}, as ADK for Java's {@code ToolContext.builder(..)} does. */
+  public static final class Builder {
+    private final InvocationContext invocationContext;
+    private @Nullable String functionCallId;
+    private @Nullable ToolConfirmation toolConfirmation;
+    private @Nullable EventActions actions;
+
+    private Builder(InvocationContext invocationContext) {
+      this.invocationContext = Objects.requireNonNull(invocationContext, "invocationContext");
+    }
+
+    /**
+     * The actions the context starts with (see {@link ToolContext#setActions}); none by default.
+     */
+    public Builder actions(EventActions actions) {
+      this.actions = actions;
+      return this;
+    }
+
+    public Builder functionCallId(@Nullable String functionCallId) {
+      this.functionCallId = functionCallId;
+      return this;
+    }
+
+    /** The person's answer, for a call run again after a confirmation. */
+    public Builder toolConfirmation(@Nullable ToolConfirmation toolConfirmation) {
+      this.toolConfirmation = toolConfirmation;
+      return this;
+    }
+
+    /**
+     * Accepted for ADK for Java's spelling and not used: adk4j gives the function-response event
+     * its id when it is stored.
+     */
+    public Builder eventId(@Nullable String eventId) {
+      return this;
+    }
+
+    public ToolContext build() {
+      ToolContext context = new ToolContext(invocationContext, functionCallId, toolConfirmation);
+      if (actions != null) {
+        context.setActions(actions);
+      }
+      return context;
+    }
+  }
+
   /**
    * The person's answer, when this call runs again after it asked for a confirmation ({@link
    * #requestConfirmation}); empty on a first run.
    */
   public Optional<ToolConfirmation> toolConfirmation() {
     return Optional.ofNullable(toolConfirmation);
+  }
+
+  /**
+   * ADK for Java's setter: the person's answer this call runs with (what {@link
+   * #toolConfirmation()} then answers).
+   */
+  public void toolConfirmation(@Nullable ToolConfirmation toolConfirmation) {
+    this.toolConfirmation = toolConfirmation;
   }
 
   /**

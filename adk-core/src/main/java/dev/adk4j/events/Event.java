@@ -381,6 +381,14 @@ public final class Event {
       return this;
     }
 
+    /**
+     * ADK for Java's spelling: the error code is the finish reason's name ({@code "SAFETY"}, {@code
+     * "MAX_TOKENS"}, ...); {@code errorCode()} answers it as a {@code String}.
+     */
+    public Builder errorCode(com.google.genai.types.@Nullable FinishReason finishReason) {
+      return errorCode(finishReason == null ? (String) null : finishReason.toString());
+    }
+
     @JsonProperty("errorMessage")
     public Builder errorMessage(@Nullable String errorMessage) {
       this.errorMessage = errorMessage;

@@ -155,6 +155,17 @@ public final class LlmRequest {
     }
 
     /**
+     * ADK for Java's spelling: appends each of {@code instructions} in order, each separated from
+     * what comes before by a blank line (as {@link #appendInstruction(String)}).
+     */
+    public Builder appendInstructions(List<String> instructions) {
+      for (String text : instructions) {
+        appendInstruction(text);
+      }
+      return this;
+    }
+
+    /**
      * Puts {@code text} before the system instruction, separated by a blank line (what a global
      * instruction does).
      */

@@ -110,6 +110,14 @@ public final class LlmResponse {
       return this;
     }
 
+    /**
+     * ADK for Java's spelling: the error code is the finish reason's name ({@code "SAFETY"}, {@code
+     * "MAX_TOKENS"}, ...); {@code errorCode()} answers it as a {@code String}.
+     */
+    public Builder errorCode(com.google.genai.types.@Nullable FinishReason finishReason) {
+      return errorCode(finishReason == null ? (String) null : finishReason.toString());
+    }
+
     public Builder errorMessage(@Nullable String errorMessage) {
       this.errorMessage = errorMessage;
       return this;

@@ -329,6 +329,40 @@ public class Runner implements AutoCloseable {
     }
   }
 
+  /** ADK for Java's form: runs one invocation on the session {@code key} names (its app aside). */
+  public final Flowable<Event> runAsync(
+      dev.adk4j.sessions.SessionKey key, @Nullable Content newMessage) {
+    return runAsync(key, newMessage, RunConfig.builder().build());
+  }
+
+  /** ADK for Java's form of {@link #runAsync(String, String, Content, RunConfig)}. */
+  public final Flowable<Event> runAsync(
+      dev.adk4j.sessions.SessionKey key, @Nullable Content newMessage, RunConfig runConfig) {
+    return runAsync(key, newMessage, runConfig, null);
+  }
+
+  /**
+   * ADK for Java's form of {@link #runAsync(String, String, Content, RunConfig, Map)}: the key's
+   * user and session; its app name is not checked against {@link #appName()}, as in ADK.
+   */
+  public final Flowable<Event> runAsync(
+      dev.adk4j.sessions.SessionKey key,
+      @Nullable Content newMessage,
+      RunConfig runConfig,
+      @Nullable Map<String, Object> stateDelta) {
+    String id = key.id();
+    if (id == null) {
+      return Flowable.error(
+          new IllegalArgumentException(
+              "SessionKey of app '"
+                  + key.appName()
+                  + "' and user '"
+                  + key.userId()
+                  + "' has no session id"));
+    }
+    return runAsync(key.userId(), id, newMessage, runConfig, stateDelta);
+  }
+
   /** Runs one invocation with the default {@link RunConfig}. */
   public final Flowable<Event> runAsync(
       String userId, String sessionId, @Nullable Content newMessage) {

@@ -43,6 +43,19 @@ public interface BaseArtifactService {
     return loadArtifact(appName, userId, sessionId, filename, Optional.ofNullable(version));
   }
 
+  /**
+   * ADK for Java's spelling: saves {@code artifact} as the next version of {@code filename} and
+   * answers that version as stored.
+   */
+  default Single<Part> saveAndReloadArtifact(
+      String appName, String userId, String sessionId, String filename, Part artifact) {
+    return saveArtifact(appName, userId, sessionId, filename, artifact)
+        .flatMap(
+            version ->
+                loadArtifact(appName, userId, sessionId, filename, Optional.of(version))
+                    .toSingle());
+  }
+
   /** The file names of the session's artifacts and the user's, sorted. */
   Single<ListArtifactsResponse> listArtifactKeys(String appName, String userId, String sessionId);
 

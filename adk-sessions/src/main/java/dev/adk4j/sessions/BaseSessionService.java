@@ -92,6 +92,53 @@ public interface BaseSessionService {
    * Loads a session with its merged state and the events selected by {@code config}; completes
    * empty if there is no such session.
    */
+  /** ADK for Java's form: creates the session {@code key} names (a null id: a new one). */
+  default Single<Session> createSession(SessionKey key) {
+    return createSession(key, null);
+  }
+
+  /** ADK for Java's form: creates the session {@code key} names with initial {@code state}. */
+  default Single<Session> createSession(
+      SessionKey key, @Nullable Map<String, ? extends @Nullable Object> state) {
+    return createSession(key.appName(), key.userId(), state, key.id());
+  }
+
+  /**
+   * ADK for Java's form: reads the session {@code key} names (all its events when {@code config} is
+   * null).
+   */
+  default Maybe<Session> getSession(SessionKey key, @Nullable GetSessionConfig config) {
+    return getSession(key.appName(), key.userId(), sessionId(key), Optional.ofNullable(config));
+  }
+
+  /** ADK for Java's form: lists the sessions of {@code key}'s app and user (its id is ignored). */
+  default Single<ListSessionsResponse> listSessions(SessionKey key) {
+    return listSessions(key.appName(), key.userId());
+  }
+
+  /** ADK for Java's form: deletes the session {@code key} names. */
+  default Completable deleteSession(SessionKey key) {
+    return deleteSession(key.appName(), key.userId(), sessionId(key));
+  }
+
+  /** ADK for Java's form: lists the events of the session {@code key} names. */
+  default Single<ListEventsResponse> listEvents(SessionKey key) {
+    return listEvents(key.appName(), key.userId(), sessionId(key));
+  }
+
+  private static String sessionId(SessionKey key) {
+    String id = key.id();
+    if (id == null) {
+      throw new IllegalArgumentException(
+          "SessionKey of app '"
+              + key.appName()
+              + "' and user '"
+              + key.userId()
+              + "' has no session id");
+    }
+    return id;
+  }
+
   Maybe<Session> getSession(
       String appName, String userId, String sessionId, Optional<GetSessionConfig> config);
 

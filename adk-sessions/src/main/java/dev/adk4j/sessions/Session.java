@@ -114,6 +114,11 @@ public final class Session {
     return state;
   }
 
+  /** ADK for Java's {@code sessionKey()}: this session's app name, user id and id. */
+  public SessionKey sessionKey() {
+    return new SessionKey(appName(), userId(), id());
+  }
+
   /**
    * The merged state of this copy, read-only: a live view (it follows appends through this copy)
    * whose every mutator throws {@link UnsupportedOperationException}. To change state, write
