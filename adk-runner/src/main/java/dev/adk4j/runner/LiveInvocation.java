@@ -98,13 +98,18 @@ final class LiveInvocation {
           userId,
           appName);
       failure = forward(ctx, emitter);
-      if (failure != null) {
-        end(ctx, failure, emitter);
-      }
     } catch (Throwable t) {
       failure = t;
+    }
+    try {
       if (ctx != null && begun) {
-        end(ctx, t, emitter);
+        if (emitter.isCancelled()) {
+          Throwable cancelled = Invocation.cancelled();
+          failure = cancelled;
+          cancelled(ctx, cancelled, emitter);
+        } else if (failure != null) {
+          end(ctx, failure, emitter);
+        }
       }
     } finally {
       // The session copy holds this run's temp: keys: the next turn reads the session afresh.
@@ -141,6 +146,27 @@ final class LiveInvocation {
     }
   }
 
+  /**
+   * Closes a run whose subscriber went away (the cancellation interrupts this thread, which could
+   * cut the closing writes short): on a thread of its own, with code {@code CANCELLED}, nothing
+   * emitted.
+   */
+  private void cancelled(InvocationContext ctx, Throwable failure, FlowableEmitter<Event> emitter) {
+    Thread.interrupted();
+    Thread closer =
+        new Thread(() -> end(ctx, failure, emitter), "adk4j-close-" + ctx.invocationId());
+    closer.setDaemon(true);
+    closer.start();
+    while (closer.isAlive()) {
+      try {
+        closer.join();
+      } catch (InterruptedException e) {
+        // the cancellation's interrupt: the lease is released next
+      }
+    }
+    Thread.interrupted();
+  }
+
   /** Runs the agent live, storing each event before emitting it; returns its failure, if any. */
   private @Nullable Throwable forward(InvocationContext ctx, FlowableEmitter<Event> emitter)
       throws InterruptedException {
@@ -173,6 +199,7 @@ final class LiveInvocation {
             done.countDown();
           }
         };
+    // Set before subscribing: the live flow runs on this thread, inside subscribe.
     emitter.setCancellable(
         () -> {
           forward.dispose();
@@ -187,13 +214,19 @@ final class LiveInvocation {
   private void end(InvocationContext ctx, Throwable failure, FlowableEmitter<Event> emitter) {
     String code = Invocation.errorCode(failure);
     String message = Invocation.messageOf(failure);
-    log.warn(
-        "Live run {} of agent '{}' on {} failed ({}): {}",
-        ctx.invocationId(),
-        agent.name(),
-        dev.adk4j.sessions.SessionException.describe(appName, userId, sessionId),
-        code,
-        message);
+    String where = dev.adk4j.sessions.SessionException.describe(appName, userId, sessionId);
+    if (code.equals("CANCELLED")) {
+      log.info(
+          "Live run {} of agent '{}' on {} was cancelled", ctx.invocationId(), agent.name(), where);
+    } else {
+      log.warn(
+          "Live run {} of agent '{}' on {} failed ({}): {}",
+          ctx.invocationId(),
+          agent.name(),
+          where,
+          code,
+          message);
+    }
     List<Event> closing = InvocationHistory.close(ctx, ctx.invocationId(), agent, code, message);
     Event last = closing.get(closing.size() - 1);
     try {

@@ -306,4 +306,27 @@ class RunnerLiveTest {
     JsonNode history = api.received("clientContent").get(before);
     assertThat(history.path("turns").toString()).contains("hello").contains("Hello, Ada");
   }
+
+  @Test
+  void runLive_subscriberCancels_closesTheRunAndReleasesTheSession() throws Exception {
+    sessions.createSession(APP, USER, Map.of(), "cancelled").blockingGet();
+    LiveRequestQueue queue = new LiveRequestQueue();
+    queue.content(user("hello"));
+    try (Run run = new Run("cancelled", queue)) {
+      run.turn();
+    } // disposed with the queue still open
+    // The next run waits for the cancelled one to release the session, then runs.
+    LiveRequestQueue again = new LiveRequestQueue();
+    again.content(user("how are you"));
+    try (Run run = new Run("cancelled", again)) {
+      assertThat(run.turn().stringifyContent()).isEqualTo("Fine, thanks");
+      again.close();
+      run.awaitEnd();
+    }
+    List<Event> events = stored("cancelled").events();
+    assertThat(texts(events).subList(0, 2)).containsExactly("user: hello", "voice: Hello, Ada");
+    assertThat(events.get(2).errorCode()).contains("CANCELLED");
+    assertThat(texts(events).subList(3, 5))
+        .containsExactly("user: how are you", "voice: Fine, thanks");
+  }
 }
