@@ -18,7 +18,8 @@ import com.google.genai.types.Part;
 import com.google.genai.types.UsageMetadata;
 import io.reactivex.rxjava3.core.Completable;
 import io.reactivex.rxjava3.core.Flowable;
-import io.reactivex.rxjava3.processors.ReplayProcessor;
+import io.reactivex.rxjava3.processors.FlowableProcessor;
+import io.reactivex.rxjava3.processors.UnicastProcessor;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -26,6 +27,8 @@ import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.logging.Handler;
 import java.util.logging.LogRecord;
@@ -69,9 +72,16 @@ final class GeminiLlmConnection implements BaseLlmConnection {
     KEEP.add(live);
   }
 
+  /** The longest {@link #open} waits for the server to confirm the session's setup. */
+  static final java.time.Duration SETUP_TIMEOUT = java.time.Duration.ofMinutes(1);
+
   private final String model;
   private final AsyncSession session;
-  private final ReplayProcessor<LlmResponse> responses = ReplayProcessor.create();
+
+  /** Kept until the one subscriber comes, then handed over as they arrive (nothing retained). */
+  private final FlowableProcessor<LlmResponse> responses =
+      UnicastProcessor.<LlmResponse>create().toSerialized();
+
   private final AtomicBoolean closed = new AtomicBoolean();
   private volatile @Nullable Thread reader;
 
@@ -93,7 +103,18 @@ final class GeminiLlmConnection implements BaseLlmConnection {
         connecting.whenComplete((s, e) -> completer[0] = Thread.currentThread());
     AsyncSession session;
     try {
-      session = ready.get();
+      session = ready.get(SETUP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (TimeoutException e) {
+      connecting.cancel(true);
+      throw new LlmException(
+          model,
+          0,
+          "Live connection to model '"
+              + model
+              + "' got no setupComplete within "
+              + SETUP_TIMEOUT.toSeconds()
+              + " s",
+          e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       connecting.cancel(true);
