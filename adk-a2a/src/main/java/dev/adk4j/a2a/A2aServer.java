@@ -507,6 +507,8 @@ public final class A2aServer implements AutoCloseable {
               runner
                   .runAsync(
                       userId, session, input, RunConfig.builder().autoCreateSession(true).build())
+                  // the task's turn runs on a thread of its own: begin returns at once
+                  .subscribeOn(io.reactivex.rxjava3.schedulers.Schedulers.io())
                   .subscribe(
                       e -> {
                         last.set(e);

@@ -265,7 +265,10 @@ class A2aFaultsTest {
       Runner runner = new InMemoryRunner(agent, "app");
 
       Disposable run =
-          runner.runAsync("u", "s", Contents.user("hi"), CREATE).subscribe(e -> {}, e -> {});
+          runner
+              .runAsync("u", "s", Contents.user("hi"), CREATE)
+              .subscribeOn(io.reactivex.rxjava3.schedulers.Schedulers.io()) // to cancel midway
+              .subscribe(e -> {}, e -> {});
       assertThat(remote.started().await(10, TimeUnit.SECONDS)).isTrue();
       run.dispose();
 

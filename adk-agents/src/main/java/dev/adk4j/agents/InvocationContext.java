@@ -3,7 +3,6 @@ package dev.adk4j.agents;
 import com.google.genai.types.Content;
 import dev.adk4j.artifacts.BaseArtifactService;
 import dev.adk4j.events.Event;
-import dev.adk4j.internal.sessions.SessionAccess;
 import dev.adk4j.internal.telemetry.Telemetry;
 import dev.adk4j.memory.BaseMemoryService;
 import dev.adk4j.plugins.BasePlugin;
@@ -11,6 +10,7 @@ import dev.adk4j.sessions.BaseSessionService;
 import dev.adk4j.sessions.Session;
 import io.opentelemetry.context.Context;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -22,11 +22,11 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Everything one invocation shares: its id, the session copy it owns (whose state is the
- * invocation's live state, {@code temp:} keys included: callers see it read-only through {@link
- * Session#state()}, and only the contexts' {@code State} writes it, recording each write in the
- * event's delta), the services, the user's message, the run config, and the invocation-wide flags
- * and counters.
+ * Everything one invocation shares: its id, its live state (the session's state as the invocation
+ * started, with every write since, {@code temp:} keys included: only the contexts' {@code State}
+ * writes it, recording each write in the event's delta), the session copy its events are appended
+ * through (whose read-only {@link Session#state()} holds stored state only, up to the last append),
+ * the services, the user's message, the run config, and the invocation-wide flags and counters.
  *
  * <p>An agent runs with its own copy ({@link #forAgent}, {@link #withBranch}) that shares all of
  * the above with its parent: sub-agents see the same invocation id and the same live state.
@@ -51,6 +51,9 @@ public final class InvocationContext {
 
   /** What every copy of one invocation's context shares. */
   private static final class Shared {
+    /** The live state: written by the contexts' {@code State}s and by {@link #persist}. */
+    final ConcurrentMap<String, Object> live;
+
     final AtomicBoolean endInvocation = new AtomicBoolean();
     final AtomicInteger llmCalls = new AtomicInteger();
     final Set<String> persisted = ConcurrentHashMap.newKeySet();
@@ -58,6 +61,10 @@ public final class InvocationContext {
     /** Per agent (by identity), the tools its toolsets listed for its latest step. */
     final ConcurrentMap<LlmAgent, List<dev.adk4j.tools.BaseTool>> listedTools =
         new ConcurrentHashMap<>();
+
+    Shared(ConcurrentMap<String, Object> live) {
+      this.live = live;
+    }
   }
 
   /** The tools {@code agent} listed for its latest step in this invocation, or null. */
@@ -168,17 +175,22 @@ public final class InvocationContext {
     return agent;
   }
 
-  /** The session copy this invocation owns; its (read-only) state is the live state. */
+  /**
+   * The session copy this invocation appends its events through. Its (read-only) state is the
+   * stored state as of the last append, without {@code temp:} keys; the contexts' {@code state()}
+   * is the live state, pending writes included.
+   */
   public Session session() {
     return session;
   }
 
   /**
    * The live state of the invocation, writable: the contexts wrap it in a {@code State}, which
-   * records every write in the delta of the event being built. Nothing else writes it.
+   * records every write in the delta of the event being built; {@link #persist} brings in what an
+   * append decided (values of increments, deltas of events built without a {@code State}).
    */
   ConcurrentMap<String, Object> liveState() {
-    return SessionAccess.liveState(session);
+    return shared.live;
   }
 
   public String appName() {
@@ -249,8 +261,35 @@ public final class InvocationContext {
     }
     Event stored = sessionService.appendEvent(session, event).blockingGet();
     shared.persisted.add(stored.id());
+    takeIntoLiveState(event, stored);
     Telemetry.stateWritten(telemetry, stored);
     return stored;
+  }
+
+  /**
+   * Brings the live state up to date with an appended event: its delta (which a {@code State}
+   * usually wrote into the live state already: the very same values, skipped), {@code temp:} and
+   * {@code secret:} keys included, with the values the store resolved for its increments.
+   */
+  private void takeIntoLiveState(Event event, Event stored) {
+    Map<String, @Nullable Object> delta = event.actions().stateDelta();
+    Map<String, @Nullable Object> storedDelta = stored.actions().stateDelta();
+    ConcurrentMap<String, Object> live = shared.live;
+    for (Map.Entry<String, @Nullable Object> e : delta.entrySet()) {
+      String key = e.getKey();
+      Object value = e.getValue();
+      if (value == null) {
+        live.remove(key);
+      } else if (live.get(key) != value) {
+        live.put(key, value);
+      }
+    }
+    for (String key : stored.actions().stateIncrements().keySet()) {
+      Object value = storedDelta.get(key);
+      if (value != null && live.get(key) != value) {
+        live.put(key, value);
+      }
+    }
   }
 
   /** Whether {@code event} was already stored through {@link #persist}. */
@@ -271,6 +310,7 @@ public final class InvocationContext {
     private @Nullable String branch;
     private List<BasePlugin> plugins = List.of();
     private @Nullable Context telemetry;
+    private @Nullable Map<String, Object> liveState;
 
     private Builder() {}
 
@@ -324,13 +364,25 @@ public final class InvocationContext {
       return this;
     }
 
+    /**
+     * The live state the invocation starts with, copied (no null values); by default the session's
+     * state. An agent tool's child invocation starts with its caller's, {@code temp:} keys
+     * included.
+     */
+    public Builder liveState(@Nullable Map<String, Object> liveState) {
+      this.liveState = liveState;
+      return this;
+    }
+
     public Builder branch(@Nullable String branch) {
       this.branch = branch;
       return this;
     }
 
     public InvocationContext build() {
-      return new InvocationContext(this, new Shared());
+      Session s = Objects.requireNonNull(session, "session");
+      return new InvocationContext(
+          this, new Shared(new ConcurrentHashMap<>(liveState != null ? liveState : s.state())));
     }
   }
 }

@@ -14,6 +14,7 @@ import dev.adk4j.plugins.BasePlugin;
 import dev.adk4j.tools.BaseTool;
 import dev.adk4j.tools.ToolContext;
 import io.opentelemetry.api.trace.Span;
+import io.reactivex.rxjava3.core.Flowable;
 import io.reactivex.rxjava3.core.FlowableEmitter;
 import io.reactivex.rxjava3.core.Scheduler;
 import io.reactivex.rxjava3.schedulers.Schedulers;
@@ -146,12 +147,14 @@ final class LlmFlow {
       Span modelSpan =
           Telemetry.startModelCall(ctx.telemetry(), agent.name(), llm.model(), ctx.invocationId());
       try {
-        // The model's flow runs on a thread of its own, so a model that produces its responses
-        // while being subscribed to (a blocking HTTP read) still hands each streamed piece over
-        // as it arrives; this thread emits it at once.
+        // A model whose flow may block its subscriber (a blocking HTTP call), and every streamed
+        // call, runs on a thread of its own: a call that hangs can be abandoned at its deadline,
+        // and each streamed piece is handed over as it arrives; this thread emits it at once. A
+        // model that never blocks is called right here, with no thread hand-off.
         Duration timeout = ctx.runConfig().llmCallTimeout();
+        Flowable<LlmResponse> call = llm.generateContent(request, stream);
         Flows.forEach(
-            llm.generateContent(request, stream).subscribeOn(MODEL_CALLS),
+            stream || llm.blocksSubscriber() ? call.subscribeOn(MODEL_CALLS) : call,
             timeout,
             () -> timedOut(llm, timeout),
             r -> {

@@ -11,7 +11,6 @@ import dev.adk4j.agents.LlmAgent;
 import dev.adk4j.events.Event;
 import dev.adk4j.events.EventActions;
 import dev.adk4j.internal.Json;
-import dev.adk4j.internal.sessions.SessionAccess;
 import dev.adk4j.internal.tools.ToolFailures;
 import dev.adk4j.sessions.Session;
 import dev.adk4j.state.Scope;
@@ -21,7 +20,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentMap;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -181,7 +179,7 @@ public class AgentTool extends BaseTool {
                 callerSession.appName(), callerSession.userId(), callerState, callerSession.id())
             .blockingGet();
     // createSession keeps no temp: keys; the child sees the caller's, as a sub-agent would.
-    ConcurrentMap<String, Object> childLive = SessionAccess.liveState(child);
+    Map<String, Object> childLive = new java.util.HashMap<>(child.state());
     callerState.forEach(
         (key, value) -> {
           if (Scope.of(key) == Scope.TEMP) {
@@ -198,6 +196,7 @@ public class AgentTool extends BaseTool {
             .artifactService(caller.artifactService())
             .agent(agent)
             .session(child)
+            .liveState(childLive)
             .userContent(message)
             .runConfig(caller.runConfig())
             .plugins(caller.plugins())

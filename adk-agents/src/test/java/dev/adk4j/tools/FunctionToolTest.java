@@ -174,14 +174,17 @@ class FunctionToolTest {
     assertThat(toolContext.actions().stateDelta())
         .containsEntry("user_action_count", 1)
         .containsEntry("temp:last_operation_status", "save: success");
-    assertThat(invocation.session().state())
+    // the invocation's live state (the session copy holds stored state only, up to its last
+    // append: these writes are not appended yet)
+    assertThat(toolContext.state())
         .containsEntry("user_action_count", 1)
         .containsEntry("temp:last_operation_status", "save: success");
+    assertThat(invocation.session().state()).doesNotContainKey("user_action_count");
 
     call("countActions", Map.of("op", "again"));
 
     assertThat(toolContext.actions().stateDelta()).containsEntry("user_action_count", 2);
-    assertThat(invocation.session().state()).containsEntry("user_action_count", 2);
+    assertThat(toolContext.state()).containsEntry("user_action_count", 2);
   }
 
   @Test

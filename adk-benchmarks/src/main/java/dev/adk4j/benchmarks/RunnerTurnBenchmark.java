@@ -336,6 +336,11 @@ public class RunnerTurnBenchmark {
     }
 
     @Override
+    public boolean blocksSubscriber() {
+      return false; // answers at once
+    }
+
+    @Override
     public Flowable<LlmResponse> generateContent(LlmRequest request, boolean stream) {
       return Flowable.fromCallable(
           () -> {

@@ -113,6 +113,11 @@ public final class TurnDatabaseWork {
     }
 
     @Override
+    public boolean blocksSubscriber() {
+      return false; // answers at once
+    }
+
+    @Override
     public Flowable<LlmResponse> generateContent(LlmRequest request, boolean stream) {
       List<Content> contents = request.contents();
       Content last = contents.get(contents.size() - 1);

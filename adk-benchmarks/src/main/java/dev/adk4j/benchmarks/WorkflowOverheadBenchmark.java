@@ -116,6 +116,11 @@ public class WorkflowOverheadBenchmark {
     }
 
     @Override
+    public boolean blocksSubscriber() {
+      return false; // answers at once
+    }
+
+    @Override
     public Flowable<LlmResponse> generateContent(LlmRequest request, boolean stream) {
       return Flowable.just(ANSWER);
     }

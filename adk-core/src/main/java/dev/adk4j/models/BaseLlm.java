@@ -31,6 +31,21 @@ public abstract class BaseLlm {
   public abstract Flowable<LlmResponse> generateContent(LlmRequest request, boolean stream);
 
   /**
+   * Whether subscribing to {@link #generateContent}'s flow may block the subscribing thread (a
+   * blocking HTTP call made on subscription, as most clients make). True unless a model overrides
+   * it.
+   *
+   * <p>The agents call a model that answers {@code false} on the turn's own thread, with no thread
+   * hand-off: its flow must never block its subscriber (it answers at once, or later from a thread
+   * of its own), so that {@code RunConfig.llmCallTimeout} can be enforced by the waiting turn. A
+   * model that answers {@code true} is subscribed to on a model-call thread, so that a call that
+   * hangs can be abandoned at its deadline. Streamed calls always get that thread.
+   */
+  public boolean blocksSubscriber() {
+    return true;
+  }
+
+  /**
    * Opens a live (bidirectional) connection for {@code request}'s instructions, tools and config
    * (its contents are not sent: the caller sends them with {@link BaseLlmConnection#sendHistory}).
    * Models that have no live API, which is all but {@link Gemini} among adk4j's, do not override

@@ -65,6 +65,11 @@ public final class DemoModel extends BaseLlm {
   }
 
   @Override
+  public boolean blocksSubscriber() {
+    return false; // answers at once, computed on the subscribing thread
+  }
+
+  @Override
   public Flowable<LlmResponse> generateContent(LlmRequest request, boolean stream) {
     return Flowable.fromCallable(() -> respond(request));
   }

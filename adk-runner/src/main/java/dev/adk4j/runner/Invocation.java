@@ -8,7 +8,6 @@ import dev.adk4j.agents.RunConfig;
 import dev.adk4j.artifacts.BaseArtifactService;
 import dev.adk4j.events.Event;
 import dev.adk4j.events.EventActions;
-import dev.adk4j.internal.sessions.SessionAccess;
 import dev.adk4j.internal.telemetry.Telemetry;
 import dev.adk4j.memory.BaseMemoryService;
 import dev.adk4j.models.LlmException;
@@ -19,7 +18,6 @@ import dev.adk4j.sessions.SessionBusyException;
 import dev.adk4j.sessions.SessionLease;
 import dev.adk4j.sessions.SessionNotFoundException;
 import dev.adk4j.sessions.StateConflictException;
-import dev.adk4j.state.Scope;
 import io.opentelemetry.api.trace.Span;
 import io.reactivex.rxjava3.core.FlowableEmitter;
 import io.reactivex.rxjava3.subscribers.DisposableSubscriber;
@@ -224,7 +222,7 @@ final class Invocation {
       terminal = failure;
     } finally {
       if (session != null) {
-        SessionAccess.liveState(session).keySet().removeIf(k -> Scope.of(k) == Scope.TEMP);
+        // the copy holds stored state only (no temp: keys): the next turn may start from it
         if (succeeded) {
           runner.sessionCache.remember(session, compaction);
         } else {
@@ -339,13 +337,13 @@ final class Invocation {
           @Override
           public void onNext(Event e) {
             try {
-              Event stored = ctx.persist(e);
+              // Stored already: an agent's runAsync stores each event before it emits it.
               if (e.partial().orElse(false)) {
                 if (!emitter.isCancelled()) {
-                  emitter.onNext(stored);
+                  emitter.onNext(e);
                 }
               } else {
-                emit(ctx, stored, emitter);
+                emit(ctx, e, emitter);
               }
             } catch (Throwable t) {
               failure[0] = t;

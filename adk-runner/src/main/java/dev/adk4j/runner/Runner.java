@@ -37,8 +37,15 @@ import org.slf4j.LoggerFactory;
  * the optional state delta), runs the agent, and emits its events as they are produced. Each
  * non-partial event is appended to the session <em>before</em> it is emitted, so a consumer that
  * sees an event can read its state from storage; partial (streamed) events are emitted but never
- * stored. The invocation runs on a thread of its own ({@link Schedulers#io()}), never on the
- * subscriber's, so a consumer sees each event, streamed partials included, when it is produced.
+ * stored. The invocation works on the subscribing thread, with no thread hand-off: a consumer that
+ * subscribes with a callback ({@code subscribe(e -> ...)}) gets each event as it is stored, and a
+ * blocking consumer ({@code blockingForEach}, {@code blockingIterable}, {@code blockingSubscribe})
+ * gets them when the turn ends. A streamed run ({@link RunConfig.StreamingMode#SSE}) works on a
+ * thread of its own ({@link Schedulers#io()}), so every consumer sees each partial response as it
+ * arrives. Subscribe on a scheduler of your choice ({@code subscribeOn}) where the subscribing
+ * thread must not block (an event loop) or a blocking consumer must see events as they come. A
+ * model whose calls may block ({@link dev.adk4j.models.BaseLlm#blocksSubscriber()}) is called on a
+ * thread of its own, so that {@link RunConfig#llmCallTimeout()} can abandon a call that hangs.
  *
  * <p><b>Turns on one session are serialized</b>: within this {@code Runner} on a fair in-process
  * queue, and across runners and processes by the session service's lease ({@link
@@ -360,13 +367,16 @@ public class Runner implements AutoCloseable {
               // The subscriber's current span (if any) is the parent of the invocation's.
               io.opentelemetry.context.Context caller = io.opentelemetry.context.Context.current();
               return Flowable.<Event>create(
-                      emitter ->
-                          new Invocation(this, userId, sessionId, newMessage, runConfig, stateDelta)
-                              .run(emitter, caller),
-                      BackpressureStrategy.BUFFER)
-                  .subscribeOn(Schedulers.io());
+                  emitter ->
+                      new Invocation(this, userId, sessionId, newMessage, runConfig, stateDelta)
+                          .run(emitter, caller),
+                  BackpressureStrategy.BUFFER);
             });
-    return work;
+    // A streamed run gets a thread of its own, so that every consumer, a blocking one included,
+    // sees each partial response as it arrives; any other run works on the subscribing thread.
+    return runConfig.streamingMode() == RunConfig.StreamingMode.NONE
+        ? work
+        : work.subscribeOn(Schedulers.io());
   }
 
   /**

@@ -12,6 +12,7 @@ import dev.adk4j.sessions.Session;
 import dev.adk4j.testing.ScriptedLlm;
 import io.reactivex.rxjava3.core.Flowable;
 import io.reactivex.rxjava3.disposables.Disposable;
+import io.reactivex.rxjava3.schedulers.Schedulers;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -41,6 +42,9 @@ class CancellationTest {
     Disposable run =
         runner
             .runAsync("u", "s", Content.fromParts(Part.fromText("first")))
+            // on a thread of its own: a run works on its subscriber's thread, so a caller that
+            // wants to cancel it midway subscribes on a scheduler (as with any blocking Flowable)
+            .subscribeOn(Schedulers.io())
             .subscribe(e -> {}, e -> {});
     assertThat(called.await(10, TimeUnit.SECONDS)).isTrue();
     run.dispose();

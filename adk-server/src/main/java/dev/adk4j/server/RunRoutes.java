@@ -15,6 +15,7 @@ import dev.adk4j.runner.InvocationFailedException;
 import dev.adk4j.sessions.Session;
 import dev.adk4j.sessions.SessionWait;
 import io.reactivex.rxjava3.core.Flowable;
+import io.reactivex.rxjava3.schedulers.Schedulers;
 import io.reactivex.rxjava3.subscribers.ResourceSubscriber;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -180,8 +181,11 @@ final class RunRoutes {
                 run.streaming() ? RunConfig.StreamingMode.SSE : RunConfig.StreamingMode.NONE)
             .sessionWaitListener(onWait.andThen(config.onSessionWait()))
             .build();
+    // On a thread of its own: the request's thread waits for it, sending heartbeats in a stream.
     Flowable<Event> flow =
-        apps.runner(run.appName()).runAsync(run.userId(), run.sessionId(), message, cfg, delta);
+        apps.runner(run.appName())
+            .runAsync(run.userId(), run.sessionId(), message, cfg, delta)
+            .subscribeOn(Schedulers.io());
     Traces t = traces;
     // the trace views link each model event to the model call that produced it
     return t == null ? flow : flow.doOnNext(t::event);

@@ -2,7 +2,6 @@ package dev.adk4j.sessions;
 
 import dev.adk4j.events.Event;
 import dev.adk4j.internal.Json;
-import dev.adk4j.internal.sessions.SessionAccess;
 import dev.adk4j.state.Scope;
 import dev.adk4j.state.State;
 import java.time.Duration;
@@ -244,7 +243,7 @@ final class SecretKeepingStore implements SessionStore {
 
   /** {@code session} with its secrets in its state: decrypted, or from this process's memory. */
   private Session withSecrets(Session session) {
-    ConcurrentMap<String, Object> state = SessionAccess.liveState(session);
+    ConcurrentMap<String, Object> state = session.stateMap();
     List<String> sealed = List.of();
     if (CopyOnWriteStateMap.mayHoldSecrets(state)) { // a snapshot that holds none is not scanned
       for (String name : state.keySet()) {

@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import com.fasterxml.jackson.databind.annotation.JsonPOJOBuilder;
 import dev.adk4j.events.Event;
 import dev.adk4j.internal.Json;
-import dev.adk4j.internal.sessions.SessionAccess;
+import dev.adk4j.state.Scope;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -106,8 +106,12 @@ public final class Session {
     return userId;
   }
 
-  static {
-    SessionAccess.install(session -> session.state);
+  /**
+   * The map behind {@link #state()}, for this package's services only (the secrets store fills in a
+   * copy's secrets); nothing outside the sessions package writes a copy's state.
+   */
+  ConcurrentMap<String, Object> stateMap() {
+    return state;
   }
 
   /**
@@ -204,15 +208,17 @@ public final class Session {
   }
 
   /**
-   * Brings this copy up to date after its event was stored: applies the full delta (temp keys
-   * included, for the rest of the invocation), adds the stored event and takes the new revision. A
-   * value the copy already holds (the very instance: a {@link dev.adk4j.state.State} wrote it there
-   * when it recorded the delta) is not written again.
+   * Brings this copy up to date after its event was stored: applies the full delta but its {@code
+   * temp:} keys (a copy holds stored state only; the invocation keeps its {@code temp:} values in
+   * its own live state), adds the stored event and takes the new revision.
    */
   void applyAppended(Event stored, Map<String, @Nullable Object> fullDelta, long newRevision) {
     for (Map.Entry<String, @Nullable Object> e : fullDelta.entrySet()) {
       String k = e.getKey();
       Object v = e.getValue();
+      if (Scope.of(k) == Scope.TEMP) {
+        continue;
+      }
       if (v == null) {
         state.remove(k);
       } else if (state.get(k) != v) {

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.adk4j.events.Event;
 import dev.adk4j.events.EventActions;
-import dev.adk4j.internal.sessions.SessionAccess;
 import dev.adk4j.state.Scope;
 import dev.adk4j.state.State;
 import java.util.ArrayList;
@@ -33,7 +32,7 @@ import org.junit.jupiter.api.Test;
  * that read and write like a map's, and map or list values a caller may change in place.
  *
  * <p>A copy's state is written the way an invocation writes it: through {@link State} over the
- * copy's live state ({@link SessionAccess#liveState}).
+ * copy's state map ({@code Session.stateMap()}, which only this package's services write).
  */
 class InMemorySessionCopiesTest {
 
@@ -83,7 +82,7 @@ class InMemorySessionCopiesTest {
   }
 
   static State stateOf(Session s) {
-    return new State(SessionAccess.liveState(s));
+    return new State(s.stateMap());
   }
 
   void append(Session s, Map<String, Object> delta) {
@@ -277,7 +276,7 @@ class InMemorySessionCopiesTest {
   void views_readAndWriteLikeAMap_beforeAndAfterTheCopyIsTaken() {
     createScalars("s1");
     Session s = get("s1");
-    ConcurrentMap<String, Object> live = SessionAccess.liveState(s);
+    ConcurrentMap<String, Object> live = s.stateMap();
     Map<String, Object> expected =
         new HashMap<>(Map.of("app:motd", "hi", "user:n", 2, "k", "v", "x", 1.5));
 
@@ -323,7 +322,7 @@ class InMemorySessionCopiesTest {
   void entrySetValue_onAFreshCopy_writesThroughToItOnly() {
     createScalars("s1");
     Session s = get("s1");
-    ConcurrentMap<String, Object> live = SessionAccess.liveState(s);
+    ConcurrentMap<String, Object> live = s.stateMap();
     for (Map.Entry<String, Object> e : live.entrySet()) {
       if (e.getKey().equals("k")) {
         assertThat(e.setValue("w")).isEqualTo("v");
@@ -335,10 +334,10 @@ class InMemorySessionCopiesTest {
   }
 
   @Test
-  void removeIf_asTheRunnerClearsTempKeys_removesOnlyThem() {
+  void removeIf_removesOnlyTheMatchingKeys() {
     createScalars("s1");
     Session untouched = get("s1");
-    ConcurrentMap<String, Object> live = SessionAccess.liveState(untouched);
+    ConcurrentMap<String, Object> live = untouched.stateMap();
     assertThat(live.keySet().removeIf(k -> Scope.of(k) == Scope.TEMP)).isFalse();
     assertThat(live.remove("absent")).isNull();
     assertThat(live).hasSize(4);
@@ -347,15 +346,14 @@ class InMemorySessionCopiesTest {
     State state = stateOf(s);
     state.put("temp:a", 1);
     state.put("temp:b", List.of(1));
-    assertThat(SessionAccess.liveState(s).keySet().removeIf(k -> Scope.of(k) == Scope.TEMP))
-        .isTrue();
+    assertThat(s.stateMap().keySet().removeIf(k -> Scope.of(k) == Scope.TEMP)).isTrue();
     assertThat(s.state()).isEqualTo(Map.of("app:motd", "hi", "user:n", 2, "k", "v", "x", 1.5));
   }
 
   @Test
   void mapOperations_onAFreshCopy_behaveAsOnAConcurrentHashMap() {
     createScalars("s1");
-    ConcurrentMap<String, Object> live = SessionAccess.liveState(get("s1"));
+    ConcurrentMap<String, Object> live = get("s1").stateMap();
     assertThat(live.putIfAbsent("k", "w")).isEqualTo("v");
     assertThat(live.replace("k", "nope", "w")).isFalse();
     assertThat(live.replace("k", "v", "w")).isTrue();
@@ -368,7 +366,7 @@ class InMemorySessionCopiesTest {
     assertThatThrownBy(() -> live.get(null)).isInstanceOf(NullPointerException.class);
     assertThat(live).isEqualTo(Map.of("k", "w", "new", "new!", "user:n", 7));
 
-    ConcurrentMap<String, Object> cleared = SessionAccess.liveState(get("s1"));
+    ConcurrentMap<String, Object> cleared = get("s1").stateMap();
     cleared.clear();
     assertThat(cleared).isEmpty();
     assertThat(get("s1").state()).hasSize(4);
@@ -387,7 +385,7 @@ class InMemorySessionCopiesTest {
     int writes = 50;
     for (int round = 0; round < 100; round++) {
       Session s = get("s1");
-      ConcurrentMap<String, Object> live = SessionAccess.liveState(s);
+      ConcurrentMap<String, Object> live = s.stateMap();
       CyclicBarrier start = new CyclicBarrier(threads);
       List<Future<?>> futures = new ArrayList<>();
       for (int t = 0; t < threads; t++) {

@@ -213,6 +213,17 @@ public final class ScriptedLlm extends BaseLlm {
     return Flowable.defer(() -> take(request).flow(request, stream, model(), streamChunks));
   }
 
+  /**
+   * False: a script's steps answer at once, or after their {@linkplain Steps#delayed delay} from a
+   * timer, so the agents call this model on the turn's own thread. A step whose function blocks
+   * (one waiting on a latch) therefore blocks the turn, and {@code RunConfig.llmCallTimeout} cannot
+   * cut it short; a script that tests timeouts uses {@code delayed} or {@code thenNoAnswer}.
+   */
+  @Override
+  public boolean blocksSubscriber() {
+    return false;
+  }
+
   private Step take(LlmRequest request) {
     synchronized (lock) {
       requests.add(request);

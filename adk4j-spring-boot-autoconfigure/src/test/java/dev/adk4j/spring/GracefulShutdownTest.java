@@ -55,6 +55,7 @@ class GracefulShutdownTest {
               runner[0]
                   .runAsync("u", "s", Content.fromParts(Part.fromText("hi")))
                   .toList()
+                  .subscribeOn(io.reactivex.rxjava3.schedulers.Schedulers.io()) // in flight
                   .subscribe(turn::complete, turn::completeExceptionally);
               assertThat(modelCalled.await(10, TimeUnit.SECONDS)).isTrue();
             }); // the context closes here, with the turn in flight

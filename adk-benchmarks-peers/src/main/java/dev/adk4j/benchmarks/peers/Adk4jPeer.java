@@ -65,6 +65,11 @@ final class Adk4jPeer implements PeerTurns {
     }
 
     @Override
+    public boolean blocksSubscriber() {
+      return false; // answers at once
+    }
+
+    @Override
     public Flowable<LlmResponse> generateContent(LlmRequest request, boolean stream) {
       calls.incrementAndGet();
       return Flowable.just(

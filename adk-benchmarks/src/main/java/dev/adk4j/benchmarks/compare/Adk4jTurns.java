@@ -30,6 +30,11 @@ final class Adk4jTurns implements TurnOps {
     }
 
     @Override
+    public boolean blocksSubscriber() {
+      return false; // answers at once
+    }
+
+    @Override
     public Flowable<LlmResponse> generateContent(LlmRequest request, boolean stream) {
       calls.incrementAndGet();
       return Flowable.just(

@@ -49,6 +49,11 @@ public final class LoadServer {
     }
 
     @Override
+    public boolean blocksSubscriber() {
+      return false; // its latency is a timer: the subscriber is never blocked
+    }
+
+    @Override
     public Flowable<LlmResponse> generateContent(LlmRequest request, boolean stream) {
       List<Content> contents = request.contents();
       boolean afterTool = false;
