@@ -326,6 +326,18 @@ public final class LlmAgent extends BaseAgent {
         emitter -> new LlmFlow(this, context, emitter).run(), BackpressureStrategy.BUFFER);
   }
 
+  /**
+   * Runs this agent live on {@code queue} ({@code Runner.runLive} calls it): one model connection,
+   * the caller's content and realtime input sent as they come, the model's turns and tool calls
+   * emitted (and, except partial pieces, stored through {@code context}) until the queue closes.
+   * The Flowable fails with an {@code LlmException} if the connection fails or the model has no
+   * live API.
+   */
+  public Flowable<Event> runLive(InvocationContext context, LiveRequestQueue queue) {
+    return Flowable.create(
+        emitter -> new LiveFlow(this, context, queue, emitter).run(), BackpressureStrategy.BUFFER);
+  }
+
   // ---- read by the run loop (LlmFlow, ToolCalls, AgentTransfer) ----
 
   /** The model name given to the builder, if any (not resolved). */

@@ -291,7 +291,7 @@ final class LlmFlow {
     return stored;
   }
 
-  private LlmRequest.Builder buildRequest() {
+  LlmRequest.Builder buildRequest() {
     LlmRequest.Builder b = LlmRequest.builder().model(modelNameForRequest());
     // Instructions are read, never written: providers get a read-only context.
     ReadonlyContext readonly = new ReadonlyContext(ctx);
@@ -378,7 +378,7 @@ final class LlmFlow {
   }
 
   /** Gives every function call without an id one, so its response can name it. */
-  private static @Nullable Content withCallIds(@Nullable Content content) {
+  static @Nullable Content withCallIds(@Nullable Content content) {
     if (content == null || content.parts().isEmpty()) {
       return content;
     }

@@ -38,7 +38,12 @@ public final class RunConfig {
     /** One complete event per model response. */
     NONE,
     /** Partial events as text arrives (server-sent events), then the complete event. */
-    SSE
+    SSE,
+    /**
+     * Bidirectional (live) streaming, as {@code Runner.runLive} runs: set by it whatever the config
+     * says; {@code runAsync} treats it as {@link #NONE}.
+     */
+    BIDI
   }
 
   private final StreamingMode streamingMode;
@@ -51,8 +56,12 @@ public final class RunConfig {
   private final int maxParallelToolCalls;
   private final java.util.concurrent.@org.jspecify.annotations.Nullable Executor toolExecutor;
   private final java.util.function.Consumer<dev.adk4j.sessions.SessionWait> sessionWaitListener;
+  private final java.util.List<com.google.genai.types.Modality> responseModalities;
+  private final com.google.genai.types.@org.jspecify.annotations.Nullable SpeechConfig speechConfig;
 
   private RunConfig(Builder b) {
+    this.responseModalities = b.responseModalities;
+    this.speechConfig = b.speechConfig;
     this.streamingMode = b.streamingMode;
     this.maxLlmCalls = b.maxLlmCalls;
     this.autoCreateSession = b.autoCreateSession;
@@ -85,7 +94,22 @@ public final class RunConfig {
         .toolExecutionMode(toolExecutionMode)
         .maxParallelToolCalls(maxParallelToolCalls)
         .toolExecutor(toolExecutor)
-        .sessionWaitListener(sessionWaitListener);
+        .sessionWaitListener(sessionWaitListener)
+        .responseModalities(responseModalities)
+        .speechConfig(speechConfig);
+  }
+
+  /**
+   * The modalities a live run ({@code Runner.runLive}) asks the model to answer in, such as {@code
+   * AUDIO} or {@code TEXT}; empty (the default) leaves it to the model.
+   */
+  public java.util.List<com.google.genai.types.Modality> responseModalities() {
+    return responseModalities;
+  }
+
+  /** The voice of a live run's spoken answers; empty (the default) leaves it to the model. */
+  public java.util.Optional<com.google.genai.types.SpeechConfig> speechConfig() {
+    return java.util.Optional.ofNullable(speechConfig);
   }
 
   public StreamingMode streamingMode() {
@@ -211,7 +235,39 @@ public final class RunConfig {
     private java.util.function.Consumer<dev.adk4j.sessions.SessionWait> sessionWaitListener =
         wait -> {};
 
+    private java.util.List<com.google.genai.types.Modality> responseModalities =
+        java.util.List.of();
+    private com.google.genai.types.@org.jspecify.annotations.Nullable SpeechConfig speechConfig;
+
     private Builder() {}
+
+    /** See {@link RunConfig#responseModalities()}. Default: none. */
+    public Builder responseModalities(
+        java.util.List<com.google.genai.types.Modality> responseModalities) {
+      this.responseModalities =
+          java.util.List.copyOf(
+              java.util.Objects.requireNonNull(responseModalities, "responseModalities"));
+      return this;
+    }
+
+    /** ADK for Java's spelling of {@link #responseModalities(java.util.List)}. */
+    public Builder setResponseModalities(
+        java.util.List<com.google.genai.types.Modality> responseModalities) {
+      return responseModalities(responseModalities);
+    }
+
+    /** See {@link RunConfig#speechConfig()}. Default: null (the model's). */
+    public Builder speechConfig(
+        com.google.genai.types.@org.jspecify.annotations.Nullable SpeechConfig speechConfig) {
+      this.speechConfig = speechConfig;
+      return this;
+    }
+
+    /** ADK for Java's spelling of {@link #speechConfig(com.google.genai.types.SpeechConfig)}. */
+    public Builder setSpeechConfig(
+        com.google.genai.types.@org.jspecify.annotations.Nullable SpeechConfig speechConfig) {
+      return speechConfig(speechConfig);
+    }
 
     /** See {@link RunConfig#sessionWaitListener()}. Default: a listener that does nothing. */
     public Builder sessionWaitListener(

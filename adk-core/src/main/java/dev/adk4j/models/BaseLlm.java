@@ -44,4 +44,17 @@ public abstract class BaseLlm {
   public boolean blocksSubscriber() {
     return true;
   }
+
+  /**
+   * Opens a live (bidirectional) connection for {@code request}'s instructions, tools and config
+   * (its contents are not sent: the caller sends them with {@link BaseLlmConnection#sendHistory}).
+   * Models that have no live API, which is all but {@link Gemini} among adk4j's, do not override
+   * it.
+   *
+   * @throws UnsupportedOperationException naming the model, if it has no live API
+   */
+  public BaseLlmConnection connect(LlmRequest request) {
+    throw new UnsupportedOperationException(
+        "Model '" + model + "' (" + getClass().getSimpleName() + ") has no live connection");
+  }
 }

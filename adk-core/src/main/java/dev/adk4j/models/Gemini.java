@@ -124,6 +124,24 @@ public final class Gemini extends BaseLlm implements AutoCloseable {
     return responses.onErrorResumeNext(e -> Flowable.error(GeminiErrors.translate(e, modelName)));
   }
 
+  /**
+   * Opens a session of the Gemini Live API for {@code request}'s model (else {@link #model()}),
+   * with its system instruction, tools and generation settings (response modalities and speech
+   * config included) as the session's setup; its contents are not sent. Blocks until the server
+   * confirms the setup (at most a minute). See {@link BaseLlmConnection} for what the connection
+   * emits; a websocket the server closes, or that fails, fails its {@link
+   * BaseLlmConnection#receive()} with an {@link LlmException} carrying the close code and reason.
+   *
+   * @throws LlmException if the connection or its setup fails, or the setup is not confirmed in
+   *     time
+   */
+  @Override
+  public BaseLlmConnection connect(LlmRequest request) {
+    Objects.requireNonNull(request, "request");
+    String modelName = request.model().filter(m -> !m.isBlank()).orElse(model());
+    return GeminiLlmConnection.open(client, modelName, GeminiLlmConnection.liveConfig(request));
+  }
+
   private Flowable<LlmResponse> generateStream(LlmRequest request, String modelName) {
     return Flowable.using(
         () -> client.models.generateContentStream(modelName, request.contents(), request.config()),

@@ -421,6 +421,62 @@ public class Runner implements AutoCloseable {
   }
 
   /**
+   * Runs the agent live (bidirectional streaming) on the session: the caller sends user turns and
+   * realtime input (audio) through {@code queue} while the model's turns and tool calls come back
+   * as events; the run ends when the queue is closed. The root agent must be an {@link
+   * dev.adk4j.agents.LlmAgent} whose model has a live API ({@link dev.adk4j.models.Gemini}).
+   *
+   * <p>State works as in a turn: the run takes the session's turn and lease (waiting up to {@link
+   * RunConfig#maxSessionWait()}) and holds them until it ends; the user's contents, the model's
+   * complete turns, its function calls and the tools' responses are stored as events before they
+   * are emitted, each carrying its state delta; partial pieces and realtime input are not stored;
+   * {@code temp:} keys last until the run ends. A run that fails after it began (the connection
+   * closed by the model's server, for instance) ends as a failed invocation does: error responses
+   * for unanswered calls and a final event with {@code errorCode}/{@code errorMessage} (such as
+   * {@code MODEL_ERROR}), stored and emitted, then normal completion; a subscriber that cancels
+   * ends it with {@code CANCELLED} (stored, not emitted). Tool callbacks and the plugins' tool
+   * hooks run as in a turn; agent and model callbacks, agent transfer and the plugins' run and
+   * event hooks do not. Lazy: nothing happens until subscription; one subscription per queue.
+   *
+   * @throws IllegalArgumentException if the root agent is not an {@code LlmAgent}, or an id is
+   *     empty or blank
+   */
+  public final Flowable<Event> runLive(
+      String userId,
+      String sessionId,
+      dev.adk4j.agents.LiveRequestQueue queue,
+      RunConfig runConfig) {
+    requireId(userId, "userId");
+    requireId(sessionId, "sessionId");
+    Objects.requireNonNull(queue, "queue");
+    Objects.requireNonNull(runConfig, "runConfig");
+    if (!(agent instanceof dev.adk4j.agents.LlmAgent llm)) {
+      throw new IllegalArgumentException(
+          "runLive needs an LlmAgent as the root agent; agent '"
+              + agent.name()
+              + "' of app '"
+              + appName
+              + "' is a "
+              + agent.getClass().getSimpleName());
+    }
+    return Flowable.<Event>create(
+            emitter ->
+                new LiveInvocation(this, llm, userId, sessionId, queue, runConfig).run(emitter),
+            BackpressureStrategy.BUFFER)
+        .subscribeOn(Schedulers.io());
+  }
+
+  /**
+   * {@link #runLive(String, String, dev.adk4j.agents.LiveRequestQueue, RunConfig)} on {@code
+   * session}'s ids (it is read afresh).
+   */
+  public final Flowable<Event> runLive(
+      Session session, dev.adk4j.agents.LiveRequestQueue queue, RunConfig runConfig) {
+    Objects.requireNonNull(session, "session");
+    return runLive(session.userId(), session.id(), queue, runConfig);
+  }
+
+  /**
    * Rewinds the session to before invocation {@code beforeInvocationId}, as ADK for Python's {@code
    * rewind_async} does: appends (and returns, without emitting) one event, authored {@code user},
    * whose {@link EventActions#rewindBeforeInvocationId()} names that invocation and whose delta
