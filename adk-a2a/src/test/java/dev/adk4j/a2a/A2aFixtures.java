@@ -42,7 +42,7 @@ final class A2aFixtures {
       case SQLITE ->
           new DatabaseSessionService(
               "jdbc:sqlite:" + dir.resolve("s-" + System.nanoTime() + ".db"));
-      case POSTGRES -> new DatabaseSessionService(pg.newDatabase());
+      case POSTGRES -> new DatabaseSessionService(pg.newMigratedDatabase());
     };
   }
 

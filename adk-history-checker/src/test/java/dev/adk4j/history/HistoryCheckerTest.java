@@ -12,8 +12,11 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.slf4j.LoggerFactory;
@@ -21,13 +24,16 @@ import org.slf4j.LoggerFactory;
 /**
  * The history checker's run (docs/reliability.md): four worker JVMs doing random turns on shared
  * sessions and keys of one SQLite file or one PostgreSQL database under faults, then the {@link
- * Checker} over what they recorded and what is stored.
+ * Checker} over what they recorded and what is stored. The two backends' runs go on at the same
+ * time.
  *
- * <p>{@code -Dhistory.seconds=N} sets the workload's length (default 20 s per backend in {@code
- * verify}); {@code -Dhistory.seed=N} replays a run's seed (its workload and fault schedule; the
- * timing of processes is not replayable); {@code -Dhistory.backend=sqlite|postgres} runs one
- * backend. Each run prints a {@code HISTORY} line with its seed and figures and keeps its files
- * (histories, worker logs, the SQLite file) under {@code target/history/}.
+ * <p>{@code -Dhistory.seconds=N} sets the workload's length; without it (the short run of {@code
+ * verify}) the workload lasts until every fault kind of the backend has been injected once and the
+ * workers have acknowledged {@value HistoryRun#MIN_ACKNOWLEDGED} operations, about 10 s. {@code
+ * -Dhistory.seed=N} replays a run's seed (its workload and fault schedule; the timing of processes
+ * is not replayable); {@code -Dhistory.backend=sqlite|postgres} runs one backend. Each run prints a
+ * {@code HISTORY} line with its seed and figures and keeps its files (histories, worker logs, the
+ * SQLite file) under {@code target/history/}.
  */
 class HistoryCheckerTest {
 
@@ -38,9 +44,10 @@ class HistoryCheckerTest {
     }
   }
 
-  static Duration workload() {
+  /** The workload's length, or null for one fault of each kind. */
+  static @Nullable Duration workload() {
     String s = System.getProperty("history.seconds", "");
-    return Duration.ofSeconds(s.isBlank() ? 20 : Long.parseLong(s.trim()));
+    return s.isBlank() ? null : Duration.ofSeconds(Long.parseLong(s.trim()));
   }
 
   static long seed() {
@@ -52,6 +59,7 @@ class HistoryCheckerTest {
 
   @ParameterizedTest
   @EnumSource(Backend.class)
+  @Execution(ExecutionMode.CONCURRENT) // the backends' runs at once (junit-platform.properties)
   @Timeout(value = 2, unit = TimeUnit.HOURS)
   void randomTurnsUnderFaults_leaveAHistoryWithNoAnomaly(Backend backend) throws Exception {
     List<Anomaly> anomalies = run(backend);
@@ -63,7 +71,7 @@ class HistoryCheckerTest {
     Assumptions.assumeTrue(
         only.isBlank() || only.equalsIgnoreCase(backend.name()), "-Dhistory.backend=" + only);
     long seed = seed();
-    Duration workload = workload();
+    @Nullable Duration workload = workload();
     Path dir = Path.of("target", "history", backend.name().toLowerCase() + "-" + seed);
     System.out.println(
         "HISTORY start backend="
@@ -77,7 +85,7 @@ class HistoryCheckerTest {
     try (HistoryRun run = new HistoryRun(backend, seed, workload, 4, dir)) {
       result = run.run();
     }
-    System.out.println(result.summary(backend, seed, workload));
+    System.out.println(result.summary(backend, seed));
     Map<Kind, Integer> kinds = new TreeMap<>();
     for (Anomaly a : result.report().anomalies()) {
       kinds.merge(a.kind(), 1, Integer::sum);

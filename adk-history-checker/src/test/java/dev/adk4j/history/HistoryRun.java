@@ -26,7 +26,9 @@ import org.jspecify.annotations.Nullable;
  * shared sessions of {@link Workload} while a nemesis injects faults, then final reads, then the
  * {@link Checker}.
  *
- * <p>Faults, in an order drawn from the seed so that each kind comes once before any comes twice:
+ * <p>Faults, in an order drawn from the seed so that each kind comes once before any comes twice
+ * (the short run of {@code verify} injects each kind once, a {@link #rounds} run as many rounds as
+ * fit in its time):
  *
  * <ul>
  *   <li>{@code kill}: a worker is killed with SIGKILL mid-work, and a new one started in its place;
@@ -52,6 +54,12 @@ final class HistoryRun implements AutoCloseable {
   static final Duration LEASE = Duration.ofSeconds(1);
 
   /**
+   * A run bounded by faults goes on, quiet, after the last until the workers have acknowledged this
+   * many operations, so that a slow machine still checks a history of some length.
+   */
+  static final int MIN_ACKNOWLEDGED = 60;
+
+  /**
    * The wall-clock offset of the skewed worker (slot 0): an hour ahead, so that it is an hour ahead
    * of the three others and they an hour behind it. Only ahead: libfaketime also offsets the thread
    * CPU-time clocks, and a JVM whose CPU time reads negative hangs at start. One worker only: under
@@ -67,10 +75,11 @@ final class HistoryRun implements AutoCloseable {
       Map<String, Integer> faults,
       Map<String, Long> skewMillis,
       Map<String, Long> monotonicOffsets,
+      long workloadMillis,
       long elapsedMillis,
       Path dir) {
 
-    String summary(Backend backend, long seed, Duration workload) {
+    String summary(Backend backend, long seed) {
       Map<String, Integer> c = report.counts();
       int ops = 0;
       int ok = 0;
@@ -89,12 +98,12 @@ final class HistoryRun implements AutoCloseable {
         }
       }
       return String.format(
-          "HISTORY backend=%s seed=%d workloadSeconds=%d elapsedMs=%d ops=%d ok=%d fail=%d"
+          "HISTORY backend=%s seed=%d workloadMs=%d elapsedMs=%d ops=%d ok=%d fail=%d"
               + " indeterminate=%d storedInvocations=%d faults=%s skewMs=%s anomalies=%d counts=%s"
               + " dir=%s",
           backend,
           seed,
-          workload.toSeconds(),
+          workloadMillis,
           elapsedMillis,
           ops,
           ok,
@@ -111,7 +120,7 @@ final class HistoryRun implements AutoCloseable {
 
   private final Backend backend;
   private final long seed;
-  private final Duration workload;
+  private final @Nullable Duration workload;
   private final int workers;
   private final Path dir;
   private final Random random;
@@ -127,12 +136,21 @@ final class HistoryRun implements AutoCloseable {
   /** Per skewed process, how far its monotonic clock may be from the measured offset. */
   private final Map<String, Long> clockMargins = new TreeMap<>();
 
+  /** How long the nemesis went on (the workload's length). */
+  private long nemesisMillis;
+
   private final boolean skew;
   private @Nullable EmbeddedPostgres postgres;
   private int pgPort;
   private final String directUrl;
 
-  HistoryRun(Backend backend, long seed, Duration workload, int workers, Path dir)
+  /**
+   * A run whose nemesis goes on for {@code workload}, or, if it is null, until it has injected
+   * every fault kind of the backend once (each after a quiet spell, and quiet spells after the last
+   * until the workers have acknowledged {@value #MIN_ACKNOWLEDGED} operations): bounded by faults
+   * and operations, not by time.
+   */
+  HistoryRun(Backend backend, long seed, @Nullable Duration workload, int workers, Path dir)
       throws IOException {
     this.backend = backend;
     this.seed = seed;
@@ -248,7 +266,9 @@ final class HistoryRun implements AutoCloseable {
         measureClock(w);
       }
     }
-    nemesis(System.nanoTime() + workload.toNanos());
+    long nemesisStart = System.nanoTime();
+    nemesis(workload == null ? Long.MAX_VALUE : System.nanoTime() + workload.toNanos());
+    nemesisMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - nemesisStart);
     for (WorkerProcess w : slots) {
       w.send("STOP");
     }
@@ -301,6 +321,7 @@ final class HistoryRun implements AutoCloseable {
         faults,
         skews(history),
         monotonicOffsets,
+        nemesisMillis,
         TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start),
         dir);
   }
@@ -341,20 +362,34 @@ final class HistoryRun implements AutoCloseable {
     faults.merge(fault, 1, Integer::sum);
   }
 
-  /** Injects faults until {@code deadline}; every fault is healed when it returns. */
+  /**
+   * Injects faults until {@code deadline}, or, with no deadline ({@code Long.MAX_VALUE}), one of
+   * each kind; every fault is healed when it returns, and a quiet spell follows the last.
+   */
   private void nemesis(long deadline) throws Exception {
     List<String> kinds = new ArrayList<>(List.of("kill", "pause"));
     kinds.add(backend == Backend.POSTGRES ? "pg-restart" : "disk-full");
     if (backend == Backend.POSTGRES) {
       kinds.add("net-cut");
     }
+    boolean oneRound = deadline == Long.MAX_VALUE;
+    long start = System.nanoTime();
     List<String> bag = new ArrayList<>();
+    int injected = 0;
     while (System.nanoTime() < deadline) {
       // A quiet spell, then a fault.
       sleepUntil(Math.min(deadline, System.nanoTime() + millis(700 + random.nextInt(800))));
-      if (System.nanoTime() >= deadline) {
+      if (System.nanoTime() >= deadline
+          || (oneRound && injected == kinds.size() && acknowledged() >= MIN_ACKNOWLEDGED)) {
         break;
       }
+      if (oneRound && injected == kinds.size()) {
+        if (System.nanoTime() - start > TimeUnit.MINUTES.toNanos(3)) {
+          break; // the test's count of acknowledged turns will say so
+        }
+        continue; // every fault came once, but too few operations completed yet: quiet on
+      }
+      injected++;
       if (bag.isEmpty()) {
         bag.addAll(kinds);
         Collections.shuffle(bag, random);
@@ -395,6 +430,22 @@ final class HistoryRun implements AutoCloseable {
         default -> throw new IllegalStateException(kind);
       }
     }
+  }
+
+  /**
+   * The operations the workers have acknowledged so far (their history files, flushed line by
+   * line).
+   */
+  private long acknowledged() {
+    long n = 0;
+    for (WorkerProcess w : all) {
+      try (var lines = Files.lines(w.history)) {
+        n += lines.filter(l -> l.contains("\"type\":\"ok\"")).count();
+      } catch (IOException | java.io.UncheckedIOException e) {
+        // not written yet
+      }
+    }
+    return n;
   }
 
   private static long millis(long ms) {

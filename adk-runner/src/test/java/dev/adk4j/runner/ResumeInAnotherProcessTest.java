@@ -101,7 +101,7 @@ class ResumeInAnotherProcessTest {
     String url =
         database.equals("sqlite")
             ? "jdbc:sqlite:" + dir.resolve(app + ".db")
-            : POSTGRES.newDatabase();
+            : POSTGRES.newMigratedDatabase();
     try (DatabaseSessionService sessions = new DatabaseSessionService(url)) {
       sessions.createSession(app, "u", Map.of("user:limit", 500), "s").blockingGet();
       ScriptedLlm model =

@@ -65,7 +65,9 @@ class RewindTest {
       return new InMemorySessionService();
     }
     String url =
-        name.equals("sqlite") ? "jdbc:sqlite:" + dir.resolve("s.db") : POSTGRES.newDatabase();
+        name.equals("sqlite")
+            ? "jdbc:sqlite:" + dir.resolve("s.db")
+            : POSTGRES.newMigratedDatabase();
     DatabaseSessionService s =
         new DatabaseSessionService(url, DatabaseSessionConfig.builder().minimumIdle(0).build());
     opened.add(s);

@@ -125,7 +125,7 @@ class SecretStateRunnerTest {
       case "sqlite":
         return database("jdbc:sqlite:" + dir.resolve("s.db"), key);
       default:
-        return database(POSTGRES.newDatabase(), key);
+        return database(POSTGRES.newMigratedDatabase(), key);
     }
   }
 

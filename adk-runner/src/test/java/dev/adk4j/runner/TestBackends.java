@@ -47,7 +47,7 @@ final class TestBackends implements AutoCloseable {
         new DatabaseSessionService("jdbc:sqlite:" + dir.resolve("sessions.db"), config);
     opened.add(sqlite);
     services.put(Backend.SQLITE, sqlite);
-    DatabaseSessionService pg = new DatabaseSessionService(postgres.newDatabase(), config);
+    DatabaseSessionService pg = new DatabaseSessionService(postgres.newMigratedDatabase(), config);
     opened.add(pg);
     services.put(Backend.POSTGRES, pg);
   }

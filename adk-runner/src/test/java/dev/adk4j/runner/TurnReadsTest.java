@@ -74,7 +74,7 @@ class TurnReadsTest {
         opened.add(sqlite);
         return sqlite;
       default:
-        DatabaseSessionService pg = new DatabaseSessionService(POSTGRES.newDatabase());
+        DatabaseSessionService pg = new DatabaseSessionService(POSTGRES.newMigratedDatabase());
         opened.add(pg);
         return pg;
     }

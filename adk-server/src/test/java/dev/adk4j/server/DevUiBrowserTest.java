@@ -49,7 +49,7 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * aria-label}s, tooltips, roles, the ARIA tab list), not by Angular's generated classes.
  */
 class DevUiBrowserTest {
-  private static final Duration WAIT = Duration.ofSeconds(20);
+  private static final Duration WAIT = Duration.ofSeconds(60);
   private static final String APP = "greeting_app";
 
   // Selenium warns on JUL when its CDP bindings trail the browser's version (no CDP is used).

@@ -12,6 +12,6 @@ class PostgresHostileRequestTest extends HostileRequestTest {
 
   @Override
   DatabaseSessionService openStore(Path dir) throws Exception {
-    return new DatabaseSessionService(POSTGRES.newDatabase());
+    return new DatabaseSessionService(POSTGRES.newMigratedDatabase());
   }
 }

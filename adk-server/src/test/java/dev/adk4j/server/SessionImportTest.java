@@ -41,7 +41,7 @@ class SessionImportTest {
     return switch (backend) {
       case "memory" -> new InMemorySessionService();
       case "sqlite" -> new DatabaseSessionService("jdbc:sqlite:" + dir.resolve("import.db"));
-      default -> new DatabaseSessionService(POSTGRES.newDatabase());
+      default -> new DatabaseSessionService(POSTGRES.newMigratedDatabase());
     };
   }
 

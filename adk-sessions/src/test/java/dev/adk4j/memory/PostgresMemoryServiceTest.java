@@ -27,7 +27,7 @@ class PostgresMemoryServiceTest extends MemoryServiceContract {
   @Override
   protected BaseMemoryService createService(int maxResults) throws Exception {
     return new DatabaseMemoryService(
-        POSTGRES.newDatabase(), DatabaseSessionConfig.defaults(), maxResults);
+        POSTGRES.newMigratedDatabase(), DatabaseSessionConfig.defaults(), maxResults);
   }
 
   @AfterEach

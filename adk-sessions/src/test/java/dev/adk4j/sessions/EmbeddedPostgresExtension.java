@@ -15,7 +15,9 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 /**
  * One embedded PostgreSQL server (zonky binaries from Maven Central, nothing installed) shared by
  * every test class of the run that registers this extension, stopped when the run ends; each test
- * gets a fresh database from {@link #newDatabase()}.
+ * gets a fresh database from {@link #newDatabase()}, or, already migrated to the session schema,
+ * from {@link #newMigratedDatabase()}: a copy of a template database migrated once per run, which
+ * spares each test the migrations (about a third of a second each).
  *
  * <p>The server runs with {@code fsync=off}: tests kill client JVMs, never the server, so flushing
  * to disk would only slow them down.
@@ -43,6 +45,21 @@ public final class EmbeddedPostgresExtension implements BeforeAllCallback {
     try (Connection c = server.postgres.getPostgresDatabase().getConnection();
         Statement s = c.createStatement()) {
       s.execute("CREATE DATABASE " + name);
+    }
+    server.databases.add(name);
+    return server.postgres.getJdbcUrl("postgres", name);
+  }
+
+  /**
+   * Creates a database holding the session schema as {@link DatabaseSessionService} migrates it (a
+   * copy of a template migrated once per run) and returns its JDBC URL.
+   */
+  public String newMigratedDatabase() throws SQLException {
+    String template = server.migratedTemplate();
+    String name = "adk_test_" + DATABASES.incrementAndGet();
+    try (Connection c = server.postgres.getPostgresDatabase().getConnection();
+        Statement s = c.createStatement()) {
+      s.execute("CREATE DATABASE " + name + " TEMPLATE " + template);
     }
     server.databases.add(name);
     return server.postgres.getJdbcUrl("postgres", name);
@@ -81,6 +98,7 @@ public final class EmbeddedPostgresExtension implements BeforeAllCallback {
   static final class Server implements AutoCloseable {
     final EmbeddedPostgres postgres;
     final List<String> databases = java.util.Collections.synchronizedList(new ArrayList<>());
+    private boolean migrated;
 
     private Server(EmbeddedPostgres postgres) {
       this.postgres = postgres;
@@ -97,6 +115,26 @@ public final class EmbeddedPostgresExtension implements BeforeAllCallback {
       } catch (IOException e) {
         throw new UncheckedIOException("Cannot start embedded PostgreSQL", e);
       }
+    }
+
+    /**
+     * The template database, migrated by a service that is closed before any copy is made (a
+     * template must have no connection while it is copied).
+     */
+    synchronized String migratedTemplate() throws SQLException {
+      String name = "adk_template_migrated";
+      if (!migrated) {
+        try (Connection c = postgres.getPostgresDatabase().getConnection();
+            Statement s = c.createStatement()) {
+          s.execute("CREATE DATABASE " + name);
+        }
+        new DatabaseSessionService(
+                postgres.getJdbcUrl("postgres", name),
+                DatabaseSessionConfig.builder().minimumIdle(0).build())
+            .close();
+        migrated = true;
+      }
+      return name;
     }
 
     @Override

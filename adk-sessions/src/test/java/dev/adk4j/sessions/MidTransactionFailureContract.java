@@ -39,7 +39,7 @@ abstract class MidTransactionFailureContract {
   private static final List<String> TABLES =
       List.of("adk_sessions", "adk_events", "adk_app_state", "adk_user_state", "adk_session_state");
 
-  /** A DataSource on a fresh, empty store. */
+  /** A DataSource on a fresh store, with no schema or with the schema and no rows. */
   protected abstract DataSource newStore() throws Exception;
 
   /** Drops or forgets the stores made by {@link #newStore()}. */

@@ -42,7 +42,7 @@ class PostgresBackendKillTest {
 
   @BeforeEach
   void setUp() throws Exception {
-    url = POSTGRES.newDatabase();
+    url = POSTGRES.newMigratedDatabase();
     service =
         new DatabaseSessionService(
             url,

@@ -19,7 +19,7 @@ class PostgresExpiryTest extends ExpiryContract {
 
   @Override
   protected BaseSessionService open(Clock clock, @Nullable Duration defaultTtl) throws Exception {
-    url = POSTGRES.newDatabase();
+    url = POSTGRES.newMigratedDatabase();
     return new DatabaseSessionService(
         url,
         DatabaseSessionConfig.builder()

@@ -20,7 +20,7 @@ class PostgresMidTransactionFailureTest extends MidTransactionFailureContract {
   @Override
   protected DataSource newStore() throws SQLException {
     PGSimpleDataSource dataSource = new PGSimpleDataSource();
-    dataSource.setUrl(POSTGRES.newDatabase());
+    dataSource.setUrl(POSTGRES.newMigratedDatabase());
     return dataSource;
   }
 

@@ -88,7 +88,9 @@ class PostgresOutageTest {
         .hasMessageContaining("'s1'")
         .hasMessageContaining("connectionTimeout");
     slowest = Math.max(slowest, read.millis());
-    assertThat(slowest).isLessThan(CONNECTION_TIMEOUT.toMillis() + 1_500);
+    // Fast: within a few connection timeouts, not after many (the bound is loose for loaded
+    // machines; the messages above say which timeout fired).
+    assertThat(slowest).isLessThan(CONNECTION_TIMEOUT.toMillis() * 5);
     return slowest;
   }
 
@@ -156,7 +158,7 @@ class PostgresOutageTest {
 
   @Test
   void networkCut_callsFailFastMeanwhile_andSucceedOnceItHeals() throws Exception {
-    String direct = POSTGRES.newDatabase();
+    String direct = POSTGRES.newMigratedDatabase();
     try (TcpProxy proxy = new TcpProxy("localhost", POSTGRES.port());
         DatabaseSessionService service =
             new DatabaseSessionService(POSTGRES.withPort(direct, proxy.port()), CONFIG)) {

@@ -25,7 +25,7 @@ class PostgresSecretStateTest extends SecretStateContract {
 
   @BeforeEach
   void newDatabase() throws Exception {
-    url = POSTGRES.newDatabase();
+    url = POSTGRES.newMigratedDatabase();
   }
 
   @Override

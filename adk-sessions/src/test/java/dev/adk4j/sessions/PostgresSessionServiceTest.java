@@ -33,6 +33,11 @@ class PostgresSessionServiceTest extends DatabaseSessionServiceContract {
   }
 
   @Override
+  protected String newMigratedStoreUrl() throws SQLException {
+    return POSTGRES.newMigratedDatabase();
+  }
+
+  @Override
   protected void closeService(BaseSessionService service) throws Exception {
     super.closeService(service);
     POSTGRES.dropDatabases();

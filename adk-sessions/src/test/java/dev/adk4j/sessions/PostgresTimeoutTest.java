@@ -48,7 +48,7 @@ class PostgresTimeoutTest {
 
   @BeforeEach
   void setUp() throws Exception {
-    url = POSTGRES.newDatabase();
+    url = POSTGRES.newMigratedDatabase();
     proxy = new TcpProxy("localhost", POSTGRES.port());
   }
 
@@ -96,7 +96,7 @@ class PostgresTimeoutTest {
           .hasMessageContaining("'alice'")
           .hasMessageContaining("'" + APP + "'")
           .hasMessageContaining("socketTimeout");
-      assertThat(frozen.millis()).isBetween(900L, 3_000L);
+      assertThat(frozen.millis()).isBetween(900L, 5_000L);
       // A read fails alike.
       Outcome read =
           Outcome.of(
@@ -104,7 +104,7 @@ class PostgresTimeoutTest {
               () -> service.getSession(APP, "alice", "s1").blockingGet(),
               proxy::resume);
       assertThat(read.failure()).isInstanceOf(SessionException.class);
-      assertThat(read.millis()).isLessThan(3_000L);
+      assertThat(read.hung()).as("read on a frozen server: %s", read).isFalse();
 
       proxy.resume();
       // The frozen append never committed: the copy is still current and the next one succeeds.
@@ -148,7 +148,7 @@ class PostgresTimeoutTest {
           .isInstanceOf(SessionException.class)
           .hasMessageContaining("'s1'")
           .hasMessageContaining("socketTimeout");
-      assertThat(frozen.millis()).isBetween(900L, 3_000L);
+      assertThat(frozen.millis()).isBetween(900L, 5_000L);
       proxy.resume();
       service.appendEvent(s, event("e2", Map.of("k", 2))).blockingGet();
     }
@@ -185,7 +185,7 @@ class PostgresTimeoutTest {
           .isInstanceOf(SessionException.class)
           .hasMessageContaining("'s1'")
           .hasMessageContaining("statementTimeout");
-      assertThat(blocked.millis()).isBetween(400L, 3_000L);
+      assertThat(blocked.millis()).isBetween(400L, 5_000L);
       holder.rollback();
 
       assertThat(s.revision()).isZero();

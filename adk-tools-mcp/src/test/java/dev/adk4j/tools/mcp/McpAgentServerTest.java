@@ -63,7 +63,7 @@ class McpAgentServerTest {
     return switch (backend) {
       case MEMORY -> new InMemorySessionService();
       case SQLITE -> opened(new DatabaseSessionService("jdbc:sqlite:" + dir.resolve("server.db")));
-      case POSTGRES -> opened(new DatabaseSessionService(POSTGRES.newDatabase()));
+      case POSTGRES -> opened(new DatabaseSessionService(POSTGRES.newMigratedDatabase()));
     };
   }
 

@@ -67,7 +67,7 @@ class McpStateTest {
     return switch (backend) {
       case MEMORY -> new InMemorySessionService();
       case SQLITE -> open(new DatabaseSessionService("jdbc:sqlite:" + dir.resolve("s.db")));
-      case POSTGRES -> open(new DatabaseSessionService(POSTGRES.newDatabase()));
+      case POSTGRES -> open(new DatabaseSessionService(POSTGRES.newMigratedDatabase()));
     };
   }
 

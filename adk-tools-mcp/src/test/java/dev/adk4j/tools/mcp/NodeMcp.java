@@ -7,9 +7,11 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.URISyntaxException;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -56,7 +58,11 @@ final class NodeMcp {
     }
   }
 
-  /** Installs the pinned npm packages into target/npm unless they are there already. */
+  /**
+   * Installs the pinned npm packages into target/npm unless they are there already. The test JVMs
+   * of the module (surefire runs two) take turns through a file lock, so one installs and the other
+   * finds the packages.
+   */
   static synchronized Path installed() {
     requireNode();
     Path everything = PREFIX.resolve("node_modules").resolve(EVERYTHING).resolve("package.json");
@@ -66,32 +72,15 @@ final class NodeMcp {
     }
     try {
       Files.createDirectories(PREFIX);
-      Path log = PREFIX.resolve("npm-install.log");
-      Process p =
-          new ProcessBuilder(
-                  "npm",
-                  "install",
-                  "--prefix",
-                  PREFIX.toString(),
-                  "--no-audit",
-                  "--no-fund",
-                  "--loglevel=error",
-                  EVERYTHING + "@" + EVERYTHING_VERSION,
-                  SDK + "@" + SDK_VERSION)
-              .redirectErrorStream(true)
-              .redirectOutput(log.toFile())
-              .start();
-      if (!p.waitFor(5, TimeUnit.MINUTES) || p.exitValue() != 0) {
-        p.destroyForcibly();
-        throw new IllegalStateException(
-            "npm install of "
-                + EVERYTHING
-                + " and "
-                + SDK
-                + " failed; see "
-                + log
-                + ":\n"
-                + Files.readString(log));
+      try (FileChannel lockFile =
+          FileChannel.open(
+              PREFIX.resolveSibling("npm.lock"),
+              StandardOpenOption.CREATE,
+              StandardOpenOption.WRITE)) {
+        lockFile.lock(); // released when the channel closes
+        if (!hasVersion(everything, EVERYTHING_VERSION) || !hasVersion(sdk, SDK_VERSION)) {
+          install();
+        }
       }
     } catch (IOException e) {
       throw new IllegalStateException("npm install failed", e);
@@ -100,6 +89,36 @@ final class NodeMcp {
       throw new IllegalStateException("interrupted during npm install", e);
     }
     return PREFIX;
+  }
+
+  private static void install() throws IOException, InterruptedException {
+    Path log = PREFIX.resolve("npm-install.log");
+    Process p =
+        new ProcessBuilder(
+                "npm",
+                "install",
+                "--prefix",
+                PREFIX.toString(),
+                "--no-audit",
+                "--no-fund",
+                "--loglevel=error",
+                EVERYTHING + "@" + EVERYTHING_VERSION,
+                SDK + "@" + SDK_VERSION)
+            .redirectErrorStream(true)
+            .redirectOutput(log.toFile())
+            .start();
+    if (!p.waitFor(5, TimeUnit.MINUTES) || p.exitValue() != 0) {
+      p.destroyForcibly();
+      throw new IllegalStateException(
+          "npm install of "
+              + EVERYTHING
+              + " and "
+              + SDK
+              + " failed; see "
+              + log
+              + ":\n"
+              + Files.readString(log));
+    }
   }
 
   private static boolean hasVersion(Path packageJson, String version) {
