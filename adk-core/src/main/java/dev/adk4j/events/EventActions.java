@@ -78,18 +78,17 @@ public final class EventActions {
   }
 
   public Builder toBuilder() {
-    Builder b = new Builder();
-    b.stateDelta.putAll(stateDelta);
-    b.artifactDelta.putAll(artifactDelta);
-    b.transferToAgent = transferToAgent;
-    b.escalate = escalate;
-    b.skipSummarization = skipSummarization;
-    b.rewindBeforeInvocationId = rewindBeforeInvocationId;
-    b.expectedState.putAll(expectedState);
-    b.stateIncrements.putAll(stateIncrements);
-    b.compaction = compaction;
-    b.requestedToolConfirmations.putAll(requestedToolConfirmations);
-    return b;
+    return new Builder()
+        .stateDelta(stateDelta)
+        .artifactDelta(artifactDelta)
+        .transferToAgent(transferToAgent)
+        .escalate(escalate)
+        .skipSummarization(skipSummarization)
+        .rewindBeforeInvocationId(rewindBeforeInvocationId)
+        .expectedState(expectedState)
+        .stateIncrements(stateIncrements)
+        .compaction(compaction)
+        .requestedToolConfirmations(requestedToolConfirmations);
   }
 
   /** The state changes, unmodifiable: key to new value, or to {@code null} for a removal. */
@@ -199,26 +198,30 @@ public final class EventActions {
           Long mine = stateIncrements.get(key);
           Long theirs = other.stateIncrements.get(key);
           if (theirs != null && (!stateDelta.containsKey(key) || mine != null)) {
-            b.stateIncrements.put(key, mine == null ? theirs : Math.addExact(mine, theirs));
-          } else {
-            b.stateIncrements.remove(key);
+            b.increments().put(key, mine == null ? theirs : Math.addExact(mine, theirs));
+          } else if (b.stateIncrements.containsKey(key)) {
+            b.increments().remove(key);
           }
-          b.stateDelta.put(key, value);
+          b.delta().put(key, value);
         });
     other.stateIncrements.forEach(
         (key, amount) -> {
           if (!other.stateDelta.containsKey(key)) {
-            b.stateIncrements.merge(key, amount, Math::addExact);
+            b.increments().merge(key, amount, Math::addExact);
           }
         });
     other.expectedState.forEach(
         (key, value) -> {
           if (!stateDelta.containsKey(key) && !b.expectedState.containsKey(key)) {
-            b.expectedState.put(key, value);
+            b.expected().put(key, value);
           }
         });
-    b.artifactDelta.putAll(other.artifactDelta);
-    b.requestedToolConfirmations.putAll(other.requestedToolConfirmations);
+    if (!other.artifactDelta.isEmpty()) {
+      b.artifacts().putAll(other.artifactDelta);
+    }
+    if (!other.requestedToolConfirmations.isEmpty()) {
+      b.confirmations().putAll(other.requestedToolConfirmations);
+    }
     b.transferToAgent = other.transferToAgent != null ? other.transferToAgent : transferToAgent;
     b.escalate = other.escalate != null ? other.escalate : escalate;
     b.skipSummarization =
@@ -327,11 +330,13 @@ public final class EventActions {
   /** Builds {@link EventActions}. Not thread-safe; {@link #build()} copies what it holds. */
   @JsonPOJOBuilder(withPrefix = "")
   public static final class Builder {
-    private final Map<String, @Nullable Object> stateDelta = new LinkedHashMap<>();
-    private final Map<String, Integer> artifactDelta = new LinkedHashMap<>();
-    private final Map<String, @Nullable Object> expectedState = new LinkedHashMap<>();
-    private final Map<String, Long> stateIncrements = new LinkedHashMap<>();
-    private final Map<String, ToolConfirmation> requestedToolConfirmations = new LinkedHashMap<>();
+    // Each map stays the shared empty map until written (most events write none of them): read
+    // directly, written through delta(), artifacts(), expected(), increments(), confirmations().
+    private Map<String, @Nullable Object> stateDelta = Map.of();
+    private Map<String, Integer> artifactDelta = Map.of();
+    private Map<String, @Nullable Object> expectedState = Map.of();
+    private Map<String, Long> stateIncrements = Map.of();
+    private Map<String, ToolConfirmation> requestedToolConfirmations = Map.of();
     private @Nullable EventCompaction compaction;
     private @Nullable String transferToAgent;
     private @Nullable Boolean escalate;
@@ -339,6 +344,31 @@ public final class EventActions {
     private @Nullable String rewindBeforeInvocationId;
 
     private Builder() {}
+
+    /** {@code map} to write to: a new one in place of an empty one (the shared empty map). */
+    private static <V> Map<String, V> writable(Map<String, V> map) {
+      return map.isEmpty() ? new LinkedHashMap<>() : map;
+    }
+
+    private Map<String, @Nullable Object> delta() {
+      return stateDelta = writable(stateDelta);
+    }
+
+    private Map<String, Integer> artifacts() {
+      return artifactDelta = writable(artifactDelta);
+    }
+
+    private Map<String, @Nullable Object> expected() {
+      return expectedState = writable(expectedState);
+    }
+
+    private Map<String, Long> increments() {
+      return stateIncrements = writable(stateIncrements);
+    }
+
+    private Map<String, ToolConfirmation> confirmations() {
+      return requestedToolConfirmations = writable(requestedToolConfirmations);
+    }
 
     /** {@code value} as a delta holds it: {@link State#REMOVED} becomes {@code null}. */
     private static @Nullable Object removalAsNull(@Nullable Object value) {
@@ -351,16 +381,17 @@ public final class EventActions {
      */
     @JsonProperty("stateDelta")
     public Builder stateDelta(@Nullable Map<String, ? extends @Nullable Object> delta) {
-      stateDelta.clear();
-      if (delta != null) {
-        delta.forEach((k, v) -> stateDelta.put(k, removalAsNull(v)));
+      stateDelta = Map.of();
+      if (delta != null && !delta.isEmpty()) {
+        Map<String, @Nullable Object> into = delta();
+        delta.forEach((k, v) -> into.put(k, removalAsNull(v)));
       }
       return this;
     }
 
     /** Adds one entry to the state delta; {@code null} means removal. */
     public Builder putState(String key, @Nullable Object value) {
-      stateDelta.put(Objects.requireNonNull(key, "key"), removalAsNull(value));
+      delta().put(Objects.requireNonNull(key, "key"), removalAsNull(value));
       return this;
     }
 
@@ -375,9 +406,10 @@ public final class EventActions {
      */
     @JsonIgnore
     public Builder expectedState(@Nullable Map<String, ? extends @Nullable Object> expected) {
-      expectedState.clear();
-      if (expected != null) {
-        expected.forEach((k, v) -> expectedState.put(k, removalAsNull(v)));
+      expectedState = Map.of();
+      if (expected != null && !expected.isEmpty()) {
+        Map<String, @Nullable Object> into = expected();
+        expected.forEach((k, v) -> into.put(k, removalAsNull(v)));
       }
       return this;
     }
@@ -386,16 +418,17 @@ public final class EventActions {
      * Makes the append conditional on {@code key} holding {@code value} in storage (null: absent).
      */
     public Builder expectState(String key, @Nullable Object value) {
-      expectedState.put(Objects.requireNonNull(key, "key"), removalAsNull(value));
+      expected().put(Objects.requireNonNull(key, "key"), removalAsNull(value));
       return this;
     }
 
     /** Replaces the atomic increments (see {@link EventActions#stateIncrements()}). */
     @JsonIgnore
     public Builder stateIncrements(@Nullable Map<String, Long> increments) {
-      stateIncrements.clear();
-      if (increments != null) {
-        increments.forEach((k, v) -> stateIncrements.put(k, Objects.requireNonNull(v, k)));
+      stateIncrements = Map.of();
+      if (increments != null && !increments.isEmpty()) {
+        Map<String, Long> into = increments();
+        increments.forEach((k, v) -> into.put(k, Objects.requireNonNull(v, k)));
       }
       return this;
     }
@@ -405,7 +438,7 @@ public final class EventActions {
      * increment of the key already set); the stored delta records the resulting value.
      */
     public Builder incrementState(String key, long amount) {
-      stateIncrements.merge(Objects.requireNonNull(key, "key"), amount, Math::addExact);
+      increments().merge(Objects.requireNonNull(key, "key"), amount, Math::addExact);
       return this;
     }
 
@@ -418,9 +451,9 @@ public final class EventActions {
 
     @JsonProperty("artifactDelta")
     public Builder artifactDelta(@Nullable Map<String, Integer> delta) {
-      artifactDelta.clear();
-      if (delta != null) {
-        artifactDelta.putAll(delta);
+      artifactDelta = Map.of();
+      if (delta != null && !delta.isEmpty()) {
+        artifacts().putAll(delta);
       }
       return this;
     }
@@ -454,7 +487,7 @@ public final class EventActions {
     @JsonProperty("requestedToolConfirmations")
     public Builder requestedToolConfirmations(
         @Nullable Map<String, ToolConfirmation> confirmations) {
-      requestedToolConfirmations.clear();
+      requestedToolConfirmations = Map.of();
       if (confirmations != null) {
         confirmations.forEach(this::requestToolConfirmation);
       }
@@ -463,8 +496,10 @@ public final class EventActions {
 
     /** Records that the tool answering function call {@code functionCallId} asks for {@code c}. */
     public Builder requestToolConfirmation(String functionCallId, ToolConfirmation c) {
-      requestedToolConfirmations.put(
-          Objects.requireNonNull(functionCallId, "functionCallId"), Objects.requireNonNull(c, "c"));
+      confirmations()
+          .put(
+              Objects.requireNonNull(functionCallId, "functionCallId"),
+              Objects.requireNonNull(c, "c"));
       return this;
     }
 
