@@ -6,14 +6,11 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import com.fasterxml.jackson.databind.annotation.JsonPOJOBuilder;
 import dev.adk4j.state.State;
-import java.util.AbstractMap;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
-import java.util.function.BiConsumer;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -35,8 +32,6 @@ import org.jspecify.annotations.Nullable;
 @JsonInclude(JsonInclude.Include.NON_ABSENT)
 public final class EventActions {
 
-  private static final Class<?> MAP_1 = Map.of("k", 1).getClass();
-  private static final Class<?> MAP_N = Map.of().getClass();
   private static final EventActions EMPTY = builder().build();
 
   private final Map<String, @Nullable Object> stateDelta;
@@ -51,77 +46,22 @@ public final class EventActions {
   private final Map<String, ToolConfirmation> requestedToolConfirmations;
 
   private EventActions(Builder b) {
-    this.compaction = b.compaction;
-    this.stateDelta = b.builtStateDelta();
-    this.expectedState = frozen(b.expectedState);
-    this.stateIncrements = frozen(b.stateIncrements);
+    this.stateDelta = frozen(b.stateDelta);
     this.artifactDelta = frozen(b.artifactDelta);
     this.transferToAgent = b.transferToAgent;
     this.escalate = b.escalate;
     this.skipSummarization = b.skipSummarization;
     this.rewindBeforeInvocationId = b.rewindBeforeInvocationId;
+    this.expectedState = frozen(b.expectedState);
+    this.stateIncrements = frozen(b.stateIncrements);
+    this.compaction = b.compaction;
     this.requestedToolConfirmations = frozen(b.requestedToolConfirmations);
   }
 
   /**
-   * Whether {@code map} is one of the JDK's immutable maps ({@link Map#of}, {@link Map#copyOf}):
-   * nothing can change it, and it holds no null (no removal).
+   * A read-only, insertion-ordered copy of {@code map}. Not {@link Map#copyOf}: a delta holds
+   * {@code null} for a removal, and the maps answer queries for a null key with false.
    */
-  private static boolean isJdkImmutable(Map<?, ?> map) {
-    Class<?> c = map.getClass();
-    return c == MAP_N || c == MAP_1;
-  }
-
-  /**
-   * A delta given as a JDK immutable map, kept without a copy: read-only like every built delta,
-   * and, like them, answering queries for a null key or value (the JDK's maps throw there).
-   */
-  private static final class ImmutableDelta extends AbstractMap<String, @Nullable Object> {
-    private final Map<String, Object> map;
-
-    ImmutableDelta(Map<String, Object> map) {
-      this.map = map;
-    }
-
-    @Override
-    @SuppressWarnings("unchecked")
-    public Set<Map.Entry<String, @Nullable Object>> entrySet() {
-      // Immutable, of immutable entries.
-      return (Set<Map.Entry<String, @Nullable Object>>) (Set<?>) map.entrySet();
-    }
-
-    @Override
-    public int size() {
-      return map.size();
-    }
-
-    @Override
-    public boolean isEmpty() {
-      return map.isEmpty();
-    }
-
-    @Override
-    public boolean containsKey(@Nullable Object key) {
-      return key != null && map.containsKey(key);
-    }
-
-    @Override
-    public @Nullable Object get(@Nullable Object key) {
-      return key == null ? null : map.get(key);
-    }
-
-    @Override
-    public boolean containsValue(@Nullable Object value) {
-      return value != null && map.containsValue(value);
-    }
-
-    @Override
-    public void forEach(BiConsumer<? super String, ? super @Nullable Object> action) {
-      map.forEach(action);
-    }
-  }
-
-  /** An unmodifiable copy of {@code map} (the shared empty map when it is empty). */
   private static <V> Map<String, V> frozen(Map<String, V> map) {
     return map.isEmpty()
         ? Collections.emptyMap()
@@ -253,18 +193,17 @@ public final class EventActions {
    */
   public EventActions merge(EventActions other) {
     Builder b = toBuilder();
-    for (Map.Entry<String, @Nullable Object> e : other.stateDelta.entrySet()) {
-      String key = e.getKey();
-      Long mine = stateIncrements.get(key);
-      Long theirs = other.stateIncrements.get(key);
-      boolean iWrote = stateDelta.containsKey(key);
-      if (theirs != null && (!iWrote || mine != null)) {
-        b.increments().put(key, mine == null ? theirs : Math.addExact(mine, theirs));
-      } else if (b.stateIncrements.containsKey(key)) {
-        b.increments().remove(key);
-      }
-      b.writableStateDelta().put(key, e.getValue());
-    }
+    other.stateDelta.forEach(
+        (key, value) -> {
+          Long mine = stateIncrements.get(key);
+          Long theirs = other.stateIncrements.get(key);
+          if (theirs != null && (!stateDelta.containsKey(key) || mine != null)) {
+            b.increments().put(key, mine == null ? theirs : Math.addExact(mine, theirs));
+          } else if (b.stateIncrements.containsKey(key)) {
+            b.increments().remove(key);
+          }
+          b.delta().put(key, value);
+        });
     other.stateIncrements.forEach(
         (key, amount) -> {
           if (!other.stateDelta.containsKey(key)) {
@@ -280,24 +219,18 @@ public final class EventActions {
     if (!other.artifactDelta.isEmpty()) {
       b.artifacts().putAll(other.artifactDelta);
     }
-    if (other.transferToAgent != null) {
-      b.transferToAgent = other.transferToAgent;
-    }
-    if (other.escalate != null) {
-      b.escalate = other.escalate;
-    }
-    if (other.skipSummarization != null) {
-      b.skipSummarization = other.skipSummarization;
-    }
-    if (other.rewindBeforeInvocationId != null) {
-      b.rewindBeforeInvocationId = other.rewindBeforeInvocationId;
-    }
-    if (other.compaction != null) {
-      b.compaction = other.compaction;
-    }
     if (!other.requestedToolConfirmations.isEmpty()) {
       b.confirmations().putAll(other.requestedToolConfirmations);
     }
+    b.transferToAgent = other.transferToAgent != null ? other.transferToAgent : transferToAgent;
+    b.escalate = other.escalate != null ? other.escalate : escalate;
+    b.skipSummarization =
+        other.skipSummarization != null ? other.skipSummarization : skipSummarization;
+    b.rewindBeforeInvocationId =
+        other.rewindBeforeInvocationId != null
+            ? other.rewindBeforeInvocationId
+            : rewindBeforeInvocationId;
+    b.compaction = other.compaction != null ? other.compaction : compaction;
     return b.build();
   }
 
@@ -394,38 +327,31 @@ public final class EventActions {
     return sb.append('}').toString();
   }
 
-  /** Builds {@link EventActions}. Not thread-safe. */
+  /** Builds {@link EventActions}. Not thread-safe; {@link #build()} copies what it holds. */
   @JsonPOJOBuilder(withPrefix = "")
   public static final class Builder {
-    /**
-     * The delta being built. {@link #build()} hands it to the actions it builds (no copy: a delta
-     * is built on every state write) and marks it shared; the next change copies it first. A JDK
-     * immutable map given to {@link #stateDelta} is kept as it is, shared from the start.
-     */
+    // Each map stays the shared empty map until written (most events write none of them): read
+    // directly, written through delta(), artifacts(), expected(), increments(), confirmations().
     private Map<String, @Nullable Object> stateDelta = Map.of();
-
-    private boolean stateDeltaShared = true;
-
-    /** The read-only delta of built actions, shared with the builder until it changes it. */
-    private @Nullable Map<String, @Nullable Object> builtStateDelta;
-
-    // The other maps stay the shared empty map until written (most events write none of them):
-    // read directly, written through artifacts(), expected(), increments(), confirmations().
     private Map<String, Integer> artifactDelta = Map.of();
     private Map<String, @Nullable Object> expectedState = Map.of();
     private Map<String, Long> stateIncrements = Map.of();
+    private Map<String, ToolConfirmation> requestedToolConfirmations = Map.of();
     private @Nullable EventCompaction compaction;
     private @Nullable String transferToAgent;
     private @Nullable Boolean escalate;
     private @Nullable Boolean skipSummarization;
     private @Nullable String rewindBeforeInvocationId;
-    private Map<String, ToolConfirmation> requestedToolConfirmations = Map.of();
 
     private Builder() {}
 
     /** {@code map} to write to: a new one in place of an empty one (the shared empty map). */
     private static <V> Map<String, V> writable(Map<String, V> map) {
       return map.isEmpty() ? new LinkedHashMap<>() : map;
+    }
+
+    private Map<String, @Nullable Object> delta() {
+      return stateDelta = writable(stateDelta);
     }
 
     private Map<String, Integer> artifacts() {
@@ -444,66 +370,29 @@ public final class EventActions {
       return requestedToolConfirmations = writable(requestedToolConfirmations);
     }
 
+    /** {@code value} as a delta holds it: {@link State#REMOVED} becomes {@code null}. */
+    private static @Nullable Object removalAsNull(@Nullable Object value) {
+      return value == State.REMOVED ? null : value;
+    }
+
     /**
      * Replaces the state delta with a copy of {@code delta}; {@code null} or {@link State#REMOVED}
-     * values mean removal. An immutable map of the JDK ({@link Map#of}) without removals is kept
-     * rather than copied, since nothing can change it.
+     * values mean removal.
      */
     @JsonProperty("stateDelta")
     public Builder stateDelta(@Nullable Map<String, ? extends @Nullable Object> delta) {
-      if (delta instanceof ImmutableDelta
-          || (delta != null && isJdkImmutable(delta) && !delta.containsValue(State.REMOVED))) {
-        // Nothing can change it: shared, not copied (as Map.copyOf does); copied on the next write.
-        @SuppressWarnings("unchecked")
-        Map<String, Object> held = (Map<String, Object>) delta;
-        stateDelta = held instanceof ImmutableDelta ? held : new ImmutableDelta(held);
-        stateDeltaShared = true;
-        builtStateDelta = null;
-        return this;
+      stateDelta = Map.of();
+      if (delta != null && !delta.isEmpty()) {
+        Map<String, @Nullable Object> into = delta();
+        delta.forEach((k, v) -> into.put(k, removalAsNull(v)));
       }
-      Map<String, @Nullable Object> fresh =
-          new LinkedHashMap<>(delta == null ? 16 : Math.max(4, delta.size() * 2));
-      if (delta != null) {
-        delta.forEach((k, v) -> fresh.put(k, v == State.REMOVED ? null : v));
-      }
-      stateDelta = fresh;
-      stateDeltaShared = false;
-      builtStateDelta = null;
       return this;
     }
 
     /** Adds one entry to the state delta; {@code null} means removal. */
     public Builder putState(String key, @Nullable Object value) {
-      writableStateDelta()
-          .put(Objects.requireNonNull(key, "key"), value == State.REMOVED ? null : value);
+      delta().put(Objects.requireNonNull(key, "key"), removalAsNull(value));
       return this;
-    }
-
-    /** The delta to change: a copy of it once built actions share it. */
-    private Map<String, @Nullable Object> writableStateDelta() {
-      if (stateDeltaShared) {
-        stateDelta = new LinkedHashMap<>(stateDelta);
-        stateDeltaShared = false;
-        builtStateDelta = null;
-      }
-      return stateDelta;
-    }
-
-    /** The delta for built actions: read-only, shared with this builder until it changes. */
-    private Map<String, @Nullable Object> builtStateDelta() {
-      if (stateDelta.isEmpty()) {
-        return Collections.emptyMap();
-      }
-      Map<String, @Nullable Object> built = builtStateDelta;
-      if (built == null) {
-        built =
-            stateDelta instanceof ImmutableDelta
-                ? stateDelta
-                : Collections.unmodifiableMap(stateDelta);
-        builtStateDelta = built;
-        stateDeltaShared = true;
-      }
-      return built;
     }
 
     /** Records a removal of {@code key} in the state delta. */
@@ -520,7 +409,7 @@ public final class EventActions {
       expectedState = Map.of();
       if (expected != null && !expected.isEmpty()) {
         Map<String, @Nullable Object> into = expected();
-        expected.forEach((k, v) -> into.put(k, v == State.REMOVED ? null : v));
+        expected.forEach((k, v) -> into.put(k, removalAsNull(v)));
       }
       return this;
     }
@@ -529,7 +418,7 @@ public final class EventActions {
      * Makes the append conditional on {@code key} holding {@code value} in storage (null: absent).
      */
     public Builder expectState(String key, @Nullable Object value) {
-      expected().put(Objects.requireNonNull(key, "key"), value == State.REMOVED ? null : value);
+      expected().put(Objects.requireNonNull(key, "key"), removalAsNull(value));
       return this;
     }
 
@@ -599,12 +488,8 @@ public final class EventActions {
     public Builder requestedToolConfirmations(
         @Nullable Map<String, ToolConfirmation> confirmations) {
       requestedToolConfirmations = Map.of();
-      if (confirmations != null && !confirmations.isEmpty()) {
-        Map<String, ToolConfirmation> into = confirmations();
-        confirmations.forEach(
-            (id, c) ->
-                into.put(
-                    Objects.requireNonNull(id, "function call id"), Objects.requireNonNull(c, id)));
+      if (confirmations != null) {
+        confirmations.forEach(this::requestToolConfirmation);
       }
       return this;
     }

@@ -10,8 +10,8 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * Built actions share the builder's delta until the builder changes it: neither the builder nor the
- * caller's map may then change what was built.
+ * Built actions hold their own read-only copies of the builder's maps: neither the builder nor the
+ * caller's map may change what was built.
  */
 class EventActionsBuilderTest {
 
@@ -45,7 +45,7 @@ class EventActionsBuilderTest {
   }
 
   @Test
-  void anImmutableDelta_isKeptAsItIs_readOnly_andAnswersNullQueries() {
+  void anImmutableDelta_isReadOnly_andAnswersNullQueries() {
     EventActions.Builder b = EventActions.builder().stateDelta(Map.of("a", 1, "user:b", "x"));
     EventActions built = b.build();
 
@@ -59,7 +59,7 @@ class EventActionsBuilderTest {
     assertThatThrownBy(() -> built.stateDelta().entrySet().iterator().next().setValue(2))
         .isInstanceOf(UnsupportedOperationException.class);
 
-    // A later write copies it first: what was built stays as it was.
+    // A later write to the builder leaves what was built as it was.
     EventActions next = b.putState("c", 3).removeState("a").build();
     assertThat(built.stateDelta()).hasSize(2).containsEntry("a", 1);
     Map<String, Object> expected = new HashMap<>(Map.of("user:b", "x", "c", 3));

@@ -45,14 +45,19 @@ import org.jspecify.annotations.Nullable;
 final class CopyOnWriteStateMap extends AbstractMap<String, Object>
     implements ConcurrentMap<String, Object> {
 
-  private final StateSnapshot shared;
+  private final StateSnapshot snapshot;
+
+  /** The snapshot's entries. */
+  private final Map<String, Object> shared;
+
   private volatile @Nullable ConcurrentHashMap<String, Object> own;
   private @Nullable Set<String> keySet;
   private @Nullable Collection<Object> values;
   private @Nullable Set<Entry<String, Object>> entrySet;
 
-  CopyOnWriteStateMap(StateSnapshot shared) {
-    this.shared = shared;
+  CopyOnWriteStateMap(StateSnapshot snapshot) {
+    this.snapshot = snapshot;
+    this.shared = snapshot.entries;
   }
 
   /**
@@ -61,14 +66,14 @@ final class CopyOnWriteStateMap extends AbstractMap<String, Object>
    */
   CopyOnWriteStateMap copy() {
     ConcurrentHashMap<String, Object> o = own;
-    return new CopyOnWriteStateMap(o == null ? shared : StateSnapshot.freeze(o));
+    return new CopyOnWriteStateMap(o == null ? snapshot : StateSnapshot.freeze(o));
   }
 
   /** Whether {@code state} may hold a {@code secret:} key (false: it certainly holds none). */
   static boolean mayHoldSecrets(Map<String, Object> state) {
     if (state instanceof CopyOnWriteStateMap) {
       CopyOnWriteStateMap cow = (CopyOnWriteStateMap) state;
-      return cow.own != null || cow.shared.hasSecrets();
+      return cow.own != null || cow.snapshot.secrets;
     }
     return true;
   }
@@ -94,7 +99,7 @@ final class CopyOnWriteStateMap extends AbstractMap<String, Object>
 
   /** Whether reading every value (forEach, values, entries) would hand out a map or list. */
   private boolean valuesNeedOwnMap() {
-    return own != null || shared.hasContainers();
+    return own != null || snapshot.containers;
   }
 
   /** The current entries, without taking a copy: for reads that hand out no value. */
