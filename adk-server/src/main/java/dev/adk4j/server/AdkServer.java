@@ -4,6 +4,7 @@ import com.sun.net.httpserver.HttpServer;
 import dev.adk4j.agents.BaseAgent;
 import dev.adk4j.artifacts.BaseArtifactService;
 import dev.adk4j.artifacts.InMemoryArtifactService;
+import dev.adk4j.models.BaseLlm;
 import dev.adk4j.runner.Runner;
 import dev.adk4j.sessions.BaseSessionService;
 import dev.adk4j.sessions.DatabaseSessionService;
@@ -138,7 +139,8 @@ public final class AdkServer implements AutoCloseable {
             sessions,
             artifacts,
             evals,
-            config);
+            config,
+            new EvalJudges(b.evalJudge, b.evalJudges));
     this.executor = Executors.newCachedThreadPool(daemonThreads());
     try {
       this.http = HttpServer.create(new InetSocketAddress(address, b.port), 64);
@@ -233,7 +235,8 @@ public final class AdkServer implements AutoCloseable {
         sessions,
         artifacts,
         EvalStore.inMemory(),
-        config);
+        config,
+        EvalJudges.none());
   }
 
   /** A builder; {@link Builder#start()} starts the server. */
@@ -463,6 +466,8 @@ public final class AdkServer implements AutoCloseable {
     private @Nullable BaseSessionService sessionService;
     private @Nullable String store;
     private @Nullable String evalStore;
+    private @Nullable BaseLlm evalJudge;
+    private final Map<String, BaseLlm> evalJudges = new LinkedHashMap<>();
     private boolean traces;
     private @Nullable BaseArtifactService artifactService;
     private String host = DEFAULT_HOST;
@@ -523,6 +528,32 @@ public final class AdkServer implements AutoCloseable {
      */
     public Builder evalStore(String jdbcUrl) {
       this.evalStore = Objects.requireNonNull(jdbcUrl, "jdbcUrl");
+      return this;
+    }
+
+    /**
+     * The judge model of the evaluation endpoints' judged metrics ({@code final_response_match_v2},
+     * {@code rubric_based_final_response_quality_v1}): it judges those that name no judge model in
+     * ADK's {@code judge_model_options.judge_model}, and those naming a model no {@link
+     * #evalJudge(String, BaseLlm)} maps. Without any judge, a run asking for a judged metric is
+     * refused (400, naming the metric) and {@code metrics-info} does not offer them.
+     */
+    public Builder evalJudge(BaseLlm judge) {
+      this.evalJudge = Objects.requireNonNull(judge, "judge");
+      return this;
+    }
+
+    /**
+     * The judge model for the judged metrics whose {@code judge_model_options.judge_model} is
+     * {@code judgeModel} (such as {@code gemini-2.5-flash}, ADK's default). A run uses one judge:
+     * metrics asking for different ones in one run are refused (400).
+     */
+    public Builder evalJudge(String judgeModel, BaseLlm judge) {
+      Objects.requireNonNull(judgeModel, "judgeModel");
+      if (judgeModel.isBlank()) {
+        throw new IllegalArgumentException("judgeModel must be non-blank");
+      }
+      this.evalJudges.put(judgeModel, Objects.requireNonNull(judge, "judge"));
       return this;
     }
 

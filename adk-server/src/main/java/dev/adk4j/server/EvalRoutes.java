@@ -53,7 +53,7 @@ final class EvalRoutes {
   /** ADK's rule for eval set ids (its local eval sets manager refuses others). */
   private static final Pattern EVAL_SET_ID = Pattern.compile("[a-zA-Z0-9_]+");
 
-  /** The metrics a run may ask for: those that need no judge model (the server has none). */
+  /** The metrics a run may ask for without a judge model. */
   private static final List<String[]> METRICS =
       List.of(
           new String[] {
@@ -67,21 +67,38 @@ final class EvalRoutes {
                 + " it."
           });
 
+  /** The metrics a judge model scores: a run may ask for them when the server has a judge. */
+  private static final List<String[]> JUDGED_METRICS =
+      List.of(
+          new String[] {
+            EvalMetrics.FINAL_RESPONSE_MATCH_V2,
+            "A judge model says whether the final response conveys the expected one; the score is"
+                + " the share of invocations judged valid."
+          },
+          new String[] {
+            EvalMetrics.RUBRIC_BASED_FINAL_RESPONSE_QUALITY_V1,
+            "A judge model checks the final response against the rubrics (the metric's, the"
+                + " case's, the invocation's); the score is the share of rubrics met."
+          });
+
   private final EvalStore store;
   private final BaseSessionService sessions;
   private final SessionRoutes sessionRoutes;
   private final ServerConfig config;
+  private final EvalJudges judges;
   private final Object writes = new Object();
 
   EvalRoutes(
       EvalStore store,
       BaseSessionService sessions,
       SessionRoutes sessionRoutes,
-      ServerConfig config) {
+      ServerConfig config,
+      EvalJudges judges) {
     this.store = store;
     this.sessions = sessions;
     this.sessionRoutes = sessionRoutes;
     this.config = config;
+    this.judges = judges;
   }
 
   static boolean isEvalPath(String s) {
@@ -107,7 +124,7 @@ final class EvalRoutes {
           throw notFound(method, app, rest);
         }
         requireMethod(method, "GET");
-        sendJson(ex, 200, metricsInfo());
+        sendJson(ex, 200, metricsInfo(judges.any()));
       }
       case "eval_results", "eval-results" -> {
         if (n == 1) {
@@ -320,12 +337,14 @@ final class EvalRoutes {
         chosen.add(set.find(id).orElseThrow(() -> caseNotFound(setId, id)));
       }
     }
-    EvalConfig evalConfig = metrics(Wire.field(body, "evalMetrics", "eval_metrics"));
+    Map<String, @Nullable String> judgeModels = new java.util.LinkedHashMap<>();
+    EvalConfig evalConfig = metrics(Wire.field(body, "evalMetrics", "eval_metrics"), judgeModels);
     EvalRunner evalRunner =
         EvalRunner.builder()
             .app(app, runner.agent())
             .sessionService(sessions)
             .config(evalConfig)
+            .judge(judges.choose(judgeModels))
             .sessionIdPrefix(EVAL_SESSION_PREFIX)
             .build();
     EvalSetResult raw = evalRunner.run(EvalSet.of(setId, chosen));
@@ -372,8 +391,15 @@ final class EvalRoutes {
     }
   }
 
-  /** The run's config from ADK's {@code eval_metrics}: {@code [{metricName, threshold}]}. */
-  private static EvalConfig metrics(@Nullable JsonNode node) {
+  /**
+   * The run's config from ADK's {@code eval_metrics}: {@code [{metricName, threshold, criterion?,
+   * judgeModelOptions?}]}. A {@code criterion} (ADK's, such as {@code {threshold, matchType}} or
+   * {@code {threshold, judgeModelOptions: {judgeModel, numSamples}, rubrics}}) is read as a test
+   * config's criterion; {@code judgeModels} gets each judged metric's {@code judge_model}, null
+   * where it names none.
+   */
+  private static EvalConfig metrics(
+      @Nullable JsonNode node, Map<String, @Nullable String> judgeModels) {
     if (node == null) {
       throw HttpError.invalid("missing", "'evalMetrics' is required", "body", "evalMetrics");
     }
@@ -384,7 +410,7 @@ final class EvalRoutes {
           "body",
           "evalMetrics");
     }
-    List<EvalConfig.Criterion> criteria = new ArrayList<>();
+    ObjectNode criteria = Wire.MAPPER.createObjectNode();
     int i = 0;
     for (JsonNode m : node) {
       int at = i++;
@@ -407,10 +433,23 @@ final class EvalRoutes {
             at,
             "metricName");
       }
+      JsonNode criterion = Wire.field(o, "criterion");
+      if (criterion != null && !criterion.isObject() && !criterion.isNull()) {
+        throw HttpError.invalid(
+            "model_type",
+            "'evalMetrics[" + at + "].criterion' must be an object, got " + Wire.kind(criterion),
+            "body",
+            "evalMetrics",
+            at,
+            "criterion");
+      }
+      ObjectNode c =
+          criterion instanceof ObjectNode co
+              ? (ObjectNode) snake(co)
+              : Wire.MAPPER.createObjectNode();
       JsonNode threshold = Wire.field(o, "threshold");
       if (threshold == null) {
-        JsonNode criterion = Wire.field(o, "criterion");
-        threshold = criterion == null ? null : criterion.get("threshold");
+        threshold = c.get("threshold");
       }
       if (threshold == null || !threshold.isNumber()) {
         throw HttpError.invalid(
@@ -421,19 +460,49 @@ final class EvalRoutes {
             at,
             "threshold");
       }
-      criteria.add(EvalConfig.Criterion.threshold(name.asText(), threshold.asDouble()));
+      c.set("threshold", threshold);
+      // ADK's older place of the judge's options: on the metric, beside its threshold
+      JsonNode options = Wire.field(o, "judgeModelOptions", "judge_model_options");
+      if (options instanceof ObjectNode jo && !c.has("judge_model_options")) {
+        c.set("judge_model_options", snake(jo));
+      }
+      JsonNode judgeModel = c.path("judge_model_options").get("judge_model");
+      if (judgeModel != null && !judgeModel.isNull() && !judgeModel.isTextual()) {
+        throw HttpError.invalid(
+            "string_type",
+            "'evalMetrics[" + at + "]' judgeModel must be a string",
+            "body",
+            "evalMetrics",
+            at,
+            "judgeModel");
+      }
+      if (JUDGED.contains(name.asText())) {
+        judgeModels.put(
+            name.asText(), judgeModel == null || judgeModel.isNull() ? null : judgeModel.asText());
+      }
+      criteria.set(name.asText(), c);
     }
+    ObjectNode config = Wire.MAPPER.createObjectNode();
+    config.set("criteria", criteria);
     try {
-      return EvalConfig.of(criteria);
+      return EvalConfig.parse(config.toString(), "evalMetrics");
     } catch (EvalFormatException e) {
       throw HttpError.badRequest(String.valueOf(e.getMessage()));
     }
   }
 
+  private static final Set<String> JUDGED =
+      Set.of(
+          EvalMetrics.FINAL_RESPONSE_MATCH_V2, EvalMetrics.RUBRIC_BASED_FINAL_RESPONSE_QUALITY_V1);
+
   /** ADK's {@code metrics-info}: the metrics a run may ask for, each with its range. */
-  private static JsonNode metricsInfo() {
+  private static JsonNode metricsInfo(boolean judged) {
     ArrayNode list = Wire.MAPPER.createArrayNode();
-    for (String[] m : METRICS) {
+    List<String[]> metrics = new ArrayList<>(METRICS);
+    if (judged) {
+      metrics.addAll(JUDGED_METRICS);
+    }
+    for (String[] m : metrics) {
       ObjectNode o = list.addObject();
       o.put("metricName", m[0]);
       o.put("description", m[1]);
@@ -551,6 +620,32 @@ final class EvalRoutes {
       } else {
         o.set(camel(k), camel(f.getValue()));
       }
+    }
+    return o;
+  }
+
+  /** ADK's API form read back: keys in snake_case (the criterion's own JSON). */
+  private static JsonNode snake(JsonNode node) {
+    if (node.isArray()) {
+      ArrayNode a = Wire.MAPPER.createArrayNode();
+      node.forEach(v -> a.add(snake(v)));
+      return a;
+    }
+    if (!node.isObject()) {
+      return node;
+    }
+    ObjectNode o = Wire.MAPPER.createObjectNode();
+    for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
+      Map.Entry<String, JsonNode> f = it.next();
+      StringBuilder k = new StringBuilder();
+      for (char ch : f.getKey().toCharArray()) {
+        if (Character.isUpperCase(ch)) {
+          k.append('_').append(Character.toLowerCase(ch));
+        } else {
+          k.append(ch);
+        }
+      }
+      o.set(k.toString(), snake(f.getValue()));
     }
     return o;
   }

@@ -59,7 +59,8 @@ final class Routes implements HttpHandler {
       BaseSessionService sessions,
       BaseArtifactService artifacts,
       EvalStore evalStore,
-      ServerConfig config) {
+      ServerConfig config,
+      EvalJudges judges) {
     this.config = config;
     this.sessionService = sessions;
     this.version = readVersion();
@@ -70,7 +71,7 @@ final class Routes implements HttpHandler {
     this.traces = config.traces() ? Traces.install() : null;
     this.runs = new RunRoutes(apps, this.sessions, config, traces);
     this.devUi = new DevUiFiles(config);
-    this.evals = new EvalRoutes(evalStore, sessions, this.sessions, config);
+    this.evals = new EvalRoutes(evalStore, sessions, this.sessions, config, judges);
   }
 
   Set<String> appNames() {

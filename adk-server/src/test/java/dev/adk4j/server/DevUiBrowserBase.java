@@ -1,0 +1,285 @@
+package dev.adk4j.server;
+
+import static dev.adk4j.server.ServerClient.json;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.adk4j.agents.LlmAgent;
+import dev.adk4j.testing.ScriptedLlm;
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.io.TempDir;
+import org.openqa.selenium.By;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+/**
+ * What the dev UI browser tests share ({@link DevUiBrowserTest} on SQLite, {@link
+ * PostgresDevUiBrowserTest}): a server on the subclass's database ({@link #storeUrl}), the headless
+ * browser, and the steps a person takes in the UI. The ADK web dev UI, served by {@link AdkServer}
+ * at {@code /dev-ui/}, driven end to end in the system's headless Chromium through its ChromeDriver
+ * (Debian's {@code chromium} and {@code chromium-driver}; {@code .ci/run} installs them). Without
+ * them on the {@code PATH} the test is skipped, saying so.
+ *
+ * <p>A person's path through the UI: pick the app, send a message (the UI creates the session), see
+ * the scripted model's reply and the state it wrote, edit the state in the UI's "Update state"
+ * dialog (this UI sends the edit with the next message, as the run's {@code stateDelta}; it does
+ * not call {@code PATCH}), and find the edit stored: in the page after a reload, and read back over
+ * REST from the SQLite store, recorded on the user's event. The page is saved as {@code
+ * adk-server/target/dev-ui.png} (and {@code docs/dev-ui.png}, see {@link #saveScreenshot}); on a
+ * failure the screenshot and page source go under {@code adk-server/target/dev-ui-failure/}.
+ *
+ * <p>Elements are found by what a person sees or a screen reader reads (texts, placeholders, {@code
+ * aria-label}s, tooltips, roles, the ARIA tab list), not by Angular's generated classes.
+ */
+abstract class DevUiBrowserBase {
+  static final Duration WAIT = Duration.ofSeconds(60);
+  static final String APP = "greeting_app";
+
+  // Selenium warns on JUL when its CDP bindings trail the browser's version (no CDP is used).
+  private static final Logger SELENIUM_LOG = Logger.getLogger("org.openqa.selenium");
+
+  @TempDir Path dir;
+
+  AdkServer server;
+  ServerClient client;
+  WebDriver driver;
+  WebDriverWait wait;
+
+  /** The JDBC URL of the server's store (sessions, eval sets and results). */
+  abstract String storeUrl(Path dir) throws Exception;
+
+  @BeforeEach
+  void start() throws Exception {
+    Path chromium = onPath("chromium", "chromium-browser", "google-chrome").orElse(null);
+    Path chromedriver = onPath("chromedriver").orElse(null);
+    Assumptions.assumeTrue(
+        chromium != null && chromedriver != null,
+        "dev UI browser test skipped: needs Chromium and its ChromeDriver on the PATH"
+            + " (Debian: apt-get install chromium chromium-driver; .ci/run does it); found"
+            + " chromium="
+            + chromium
+            + ", chromedriver="
+            + chromedriver);
+
+    LlmAgent greeter =
+        LlmAgent.builder()
+            .name("greeter")
+            .description("greets")
+            .model(
+                ScriptedLlm.answering(
+                    req -> ScriptedLlm.textResponse("Hello, " + ScriptedLlm.userText(req) + "!")))
+            .outputKey("last_greeting")
+            .build();
+    LlmAgent other =
+        LlmAgent.builder()
+            .name("other")
+            .model(ScriptedLlm.answering(req -> ScriptedLlm.textResponse("other")))
+            .build();
+    server =
+        AdkServer.builder()
+            .app(APP, greeter)
+            .app("other_app", other)
+            .store(storeUrl(dir))
+            .traces(true)
+            .port(0)
+            .start();
+    client = new ServerClient(server);
+
+    SELENIUM_LOG.setLevel(Level.SEVERE);
+    ChromeOptions options = new ChromeOptions();
+    options.setBinary(chromium.toFile());
+    options.addArguments(
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        "--no-first-run",
+        "--no-default-browser-check",
+        "--disable-background-networking",
+        "--disable-extensions",
+        "--user-data-dir=" + dir.resolve("chromium-profile"),
+        "--window-size=1400,900");
+    // the page's console, read at the end: no request to this server may fail
+    options.setCapability("goog:loggingPrefs", java.util.Map.of("browser", "ALL"));
+    // The driver binary given explicitly: Selenium Manager (which would download one) stays idle.
+    ChromeDriverService service =
+        new ChromeDriverService.Builder()
+            .usingDriverExecutable(chromedriver.toFile())
+            .usingAnyFreePort()
+            .build();
+    driver = new ChromeDriver(service, options);
+    wait = new WebDriverWait(driver, WAIT);
+  }
+
+  @AfterEach
+  void stop() {
+    if (driver != null) {
+      driver.quit();
+    }
+    if (server != null) {
+      server.close();
+    }
+  }
+
+  /** Opens the dev UI and picks {@link #APP} in the app selector, which lists the server's apps. */
+  void openApp() {
+    driver.get(server.url().resolve("/dev-ui/").toString());
+    click(By.cssSelector("[mattooltip='Select an app']"));
+    WebElement appItem =
+        wait.until(ExpectedConditions.elementToBeClickable(byExactText(APP, "mat-drawer")));
+    assertThat(driver.findElements(byExactText("other_app", "mat-drawer"))).hasSize(1);
+    appItem.click();
+    wait.until(ExpectedConditions.urlContains("app=" + APP));
+  }
+
+  /**
+   * The Evals tab: creates the eval set {@code setName}, adds the current session to it as the case
+   * {@code caseName}, runs it and waits for the tab to show it passed; answers the stored result
+   * (ADK's {@code EvalSetResult}), the only one of the app.
+   */
+  JsonNode evalTabRunsTheSession(String setName, String caseName) {
+    click(By.xpath("//div[@role='tab'][normalize-space()='Evals']"));
+    click(By.xpath("//app-eval-tab//div[normalize-space()='Create Evaluation Set']"));
+    WebElement setInput =
+        wait.until(
+            ExpectedConditions.elementToBeClickable(By.xpath("//mat-dialog-container//input")));
+    setInput.clear();
+    setInput.sendKeys(setName);
+    click(By.xpath("//mat-dialog-container//button[normalize-space()='Create']"));
+    click(By.xpath("//app-eval-tab//div[normalize-space()='" + setName + "']"));
+    // (a button's text starts with its icon's name: the icon font is not loaded offline)
+    click(By.xpath("//app-eval-tab//button[contains(normalize-space(), 'From Current Session')]"));
+    WebElement caseInput =
+        wait.until(
+            ExpectedConditions.elementToBeClickable(By.xpath("//mat-dialog-container//input")));
+    caseInput.clear();
+    caseInput.sendKeys(caseName);
+    click(By.xpath("//mat-dialog-container//button[normalize-space()='Create']"));
+    wait.until(
+        ExpectedConditions.visibilityOfElementLocated(
+            By.xpath("//app-eval-tab//*[normalize-space()='" + caseName + "']")));
+    click(By.xpath("//app-eval-tab//button[contains(normalize-space(), 'Run All')]"));
+    click(By.xpath("//mat-dialog-container//button[normalize-space()='Start']"));
+    new WebDriverWait(driver, Duration.ofSeconds(60))
+        .withMessage("the eval run's result in the Evals tab")
+        .until(
+            d -> {
+              String shown = d.findElement(By.tagName("app-eval-tab")).getText();
+              return shown.contains("Pass") || shown.contains("PASS") ? shown : null;
+            });
+    JsonNode results = json(client.get("/apps/" + APP + "/eval_results"));
+    assertThat(results).hasSize(1);
+    JsonNode result = json(client.get("/apps/" + APP + "/eval_results/" + results.get(0).asText()));
+    assertThat(result.at("/evalCaseResults/0/evalId").asText()).isEqualTo(caseName);
+    assertThat(result.at("/evalCaseResults/0/finalEvalStatus").asInt()).isEqualTo(1);
+    return result;
+  }
+
+  /** Fails if the page's console logged a failed request to this server. */
+  void assertNoFailedRequests() {
+    String self = server.url().getAuthority();
+    java.util.List<String> failed = new java.util.ArrayList<>();
+    for (org.openqa.selenium.logging.LogEntry entry :
+        driver.manage().logs().get(org.openqa.selenium.logging.LogType.BROWSER)) {
+      if (entry.getLevel().intValue() >= Level.SEVERE.intValue()
+          && entry.getMessage().contains(self)) {
+        failed.add(entry.getMessage());
+      }
+    }
+    assertThat(failed).as("console errors about this server's requests").isEmpty();
+  }
+
+  /** Waits until the State tab's view contains {@code text} ("key: value" as it shows it). */
+  void waitForState(String text) {
+    wait.withMessage(() -> "state view showing " + text)
+        .until(
+            d -> {
+              String shown = d.findElement(By.tagName("app-state-tab")).getText();
+              return shown.replaceAll("\\s+", " ").contains(text) ? shown : null;
+            });
+  }
+
+  void click(By by) {
+    wait.until(ExpectedConditions.elementToBeClickable(by)).click();
+  }
+
+  /** An element under {@code within} whose own text is exactly {@code text}. */
+  static By byExactText(String text, String within) {
+    return By.xpath("//" + within + "//*[normalize-space(text())='" + text + "']");
+  }
+
+  static String queryParam(String url, String name) {
+    for (String pair : url.substring(url.indexOf('?') + 1).split("&")) {
+      if (pair.startsWith(name + "=")) {
+        return pair.substring(name.length() + 1);
+      }
+    }
+    throw new AssertionError("no " + name + " in " + url);
+  }
+
+  /**
+   * Saves the page as {@code target/dev-ui.png}, and as the project's {@code docs/dev-ui.png} when
+   * that file is missing or {@code -Dadk4j.devui.updateScreenshot=true} is given: the committed
+   * picture changes only when someone means to change it, not on every build.
+   */
+  void saveScreenshot() throws IOException {
+    byte[] png = ((ChromeDriver) driver).getScreenshotAs(OutputType.BYTES);
+    Files.write(Path.of("target", "dev-ui.png"), png);
+    Path docs = Path.of("..", "docs");
+    Path committed = docs.resolve("dev-ui.png");
+    if (Files.isDirectory(docs)
+        && (!Files.exists(committed) || Boolean.getBoolean("adk4j.devui.updateScreenshot"))) {
+      Files.write(committed, png);
+    }
+  }
+
+  void saveFailure() {
+    try {
+      Path out = Files.createDirectories(Path.of("target", "dev-ui-failure"));
+      Files.write(
+          out.resolve("page.png"), ((ChromeDriver) driver).getScreenshotAs(OutputType.BYTES));
+      Files.writeString(out.resolve("page.html"), driver.getPageSource());
+      System.err.println(
+          getClass().getSimpleName()
+              + " failed at "
+              + driver.getCurrentUrl()
+              + "; screenshot and page source in "
+              + out.toAbsolutePath());
+    } catch (IOException | RuntimeException e) {
+      System.err.println(getClass().getSimpleName() + ": could not save the failed page: " + e);
+    }
+  }
+
+  /** The first of {@code names} found as an executable on the {@code PATH}. */
+  private static Optional<Path> onPath(String... names) {
+    String path = System.getenv("PATH");
+    if (path == null) {
+      return Optional.empty();
+    }
+    return Stream.of(names)
+        .flatMap(
+            name ->
+                Stream.of(path.split(File.pathSeparator))
+                    .filter(d -> !d.isEmpty())
+                    .map(d -> Path.of(d, name)))
+        .filter(Files::isExecutable)
+        .findFirst();
+  }
+}
