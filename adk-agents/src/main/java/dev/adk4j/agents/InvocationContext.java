@@ -97,11 +97,14 @@ public final class InvocationContext {
 
   /**
    * ADK for Java's copy: a builder holding this context's services, ids, agent, session, user
-   * content, run configuration, branch and plugins. What it builds is a new root context: it does
-   * not share this one's model-call count, end-of-invocation flag or stored events.
+   * content, run configuration, branch and plugins. What it builds is a new root context that
+   * starts from a copy of this one's live state; it does not share this one's live state,
+   * model-call count, end-of-invocation flag or stored events.
    */
   public Builder toBuilder() {
-    return toBuilderState(telemetry);
+    Builder b = toBuilderState(telemetry);
+    b.liveState = shared.live; // copied by build(): the new context starts from this live state
+    return b;
   }
 
   /** A new invocation id, {@code e-} followed by a UUID. */

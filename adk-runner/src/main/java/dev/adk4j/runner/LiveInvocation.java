@@ -59,20 +59,16 @@ final class LiveInvocation {
   void run(FlowableEmitter<Event> emitter) {
     String key = appName + '\u0000' + userId + '\u0000' + sessionId;
     long deadline = System.nanoTime() + runConfig.maxSessionWait().toNanos();
-    SessionTurns.Permit permit;
-    try {
-      permit =
-          runner.turns.acquire(key, runConfig.maxSessionWait(), runConfig.sessionWaitListener());
-    } catch (Throwable t) {
-      emitter.tryOnError(t);
-      return;
-    }
+    // As a turn: the lease first (waiters are served in arrival order by the service), then,
+    // for a service whose lease guards nothing, the runner's own queue.
+    SessionTurns.Permit permit = null;
     BaseSessionService sessions = runner.sessionService();
     SessionLease lease = null;
     InvocationContext ctx = null;
     Throwable failure = null;
     try {
-      lease = lease(sessions, Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
+      lease = lease(sessions, runConfig.maxSessionWait());
+      permit = runner.turns.ifUnguarded(lease, key, deadline, runConfig.sessionWaitListener());
       Session session = runner.sessionCache.load(sessions, appName, userId, sessionId, false);
       if (session == null) {
         throw new SessionNotFoundException(appName, userId, sessionId);
