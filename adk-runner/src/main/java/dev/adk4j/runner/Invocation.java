@@ -19,6 +19,7 @@ import dev.adk4j.sessions.SessionLease;
 import dev.adk4j.sessions.SessionNotFoundException;
 import dev.adk4j.sessions.StateConflictException;
 import io.opentelemetry.api.trace.Span;
+import io.reactivex.rxjava3.core.Flowable;
 import io.reactivex.rxjava3.core.FlowableEmitter;
 import io.reactivex.rxjava3.subscribers.DisposableSubscriber;
 import java.time.Duration;
@@ -301,8 +302,22 @@ final class Invocation {
 
   /** Takes the session's lease, creating the session first if it is missing and allowed to. */
   private SessionLease lease(Duration wait) {
+    return lease(sessionService, appName, userId, sessionId, runConfig, wait);
+  }
+
+  /**
+   * Takes a session's lease for a turn or a live run, creating the session first if it is missing
+   * and {@link RunConfig#autoCreateSession()} allows it.
+   */
+  static SessionLease lease(
+      BaseSessionService sessions,
+      String appName,
+      String userId,
+      String sessionId,
+      RunConfig runConfig,
+      Duration wait) {
     try {
-      return sessionService
+      return sessions
           .acquireLease(appName, userId, sessionId, wait, runConfig.sessionWaitListener())
           .blockingGet();
     } catch (SessionNotFoundException e) {
@@ -310,21 +325,46 @@ final class Invocation {
         throw e;
       }
       try {
-        sessionService.createSession(appName, userId, null, sessionId).blockingGet();
+        sessions.createSession(appName, userId, null, sessionId).blockingGet();
       } catch (dev.adk4j.sessions.SessionAlreadyExistsException raced) {
         // another instance created it first: fine
       }
-      return sessionService
+      return sessions
           .acquireLease(appName, userId, sessionId, wait, runConfig.sessionWaitListener())
           .blockingGet();
     }
   }
 
   /**
-   * Runs the agent, storing and forwarding its events as they come; returns its failure, if any.
+   * Runs the agent, forwarding its events (each stored already: an agent's runAsync stores each
+   * event before it emits it) as they come; returns its failure, if any.
    */
   private @Nullable Throwable runAgent(
       BaseAgent start, InvocationContext ctx, FlowableEmitter<Event> emitter)
+      throws InterruptedException {
+    return forward(
+        start.runAsync(ctx),
+        emitter,
+        e -> {
+          if (e.partial().orElse(false)) {
+            if (!emitter.isCancelled()) {
+              emitter.onNext(e);
+            }
+          } else {
+            emit(ctx, e, emitter);
+          }
+        });
+  }
+
+  /**
+   * Subscribes to {@code events} and hands each to {@code onEvent} until they end, {@code onEvent}
+   * fails or the run's subscriber cancels (which disposes the subscription); returns the failure,
+   * if any. Used by turns and live runs.
+   */
+  static @Nullable Throwable forward(
+      Flowable<Event> events,
+      FlowableEmitter<Event> emitter,
+      io.reactivex.rxjava3.functions.Consumer<Event> onEvent)
       throws InterruptedException {
     CountDownLatch done = new CountDownLatch(1);
     Throwable[] failure = new Throwable[1];
@@ -333,14 +373,7 @@ final class Invocation {
           @Override
           public void onNext(Event e) {
             try {
-              // Stored already: an agent's runAsync stores each event before it emits it.
-              if (e.partial().orElse(false)) {
-                if (!emitter.isCancelled()) {
-                  emitter.onNext(e);
-                }
-              } else {
-                emit(ctx, e, emitter);
-              }
+              onEvent.accept(e);
             } catch (Throwable t) {
               failure[0] = t;
               dispose();
@@ -359,12 +392,13 @@ final class Invocation {
             done.countDown();
           }
         };
+    // Set before subscribing: the agent may run on this thread, inside subscribe.
     emitter.setCancellable(
         () -> {
           forward.dispose();
           done.countDown();
         });
-    start.runAsync(ctx).subscribe(forward);
+    events.subscribe(forward);
     done.await();
     return failure[0];
   }

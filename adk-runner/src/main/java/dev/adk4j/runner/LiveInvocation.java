@@ -10,10 +10,8 @@ import dev.adk4j.sessions.Session;
 import dev.adk4j.sessions.SessionLease;
 import dev.adk4j.sessions.SessionNotFoundException;
 import io.reactivex.rxjava3.core.FlowableEmitter;
-import io.reactivex.rxjava3.subscribers.DisposableSubscriber;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -123,23 +121,7 @@ final class LiveInvocation {
   }
 
   private SessionLease lease(BaseSessionService sessions, Duration wait) {
-    try {
-      return sessions
-          .acquireLease(appName, userId, sessionId, wait, runConfig.sessionWaitListener())
-          .blockingGet();
-    } catch (SessionNotFoundException e) {
-      if (!runConfig.autoCreateSession()) {
-        throw e;
-      }
-      try {
-        sessions.createSession(appName, userId, null, sessionId).blockingGet();
-      } catch (dev.adk4j.sessions.SessionAlreadyExistsException raced) {
-        // another instance created it first: fine
-      }
-      return sessions
-          .acquireLease(appName, userId, sessionId, wait, runConfig.sessionWaitListener())
-          .blockingGet();
-    }
+    return Invocation.lease(sessions, appName, userId, sessionId, runConfig, wait);
   }
 
   /**
@@ -166,44 +148,15 @@ final class LiveInvocation {
   /** Runs the agent live, storing each event before emitting it; returns its failure, if any. */
   private @Nullable Throwable forward(InvocationContext ctx, FlowableEmitter<Event> emitter)
       throws InterruptedException {
-    CountDownLatch done = new CountDownLatch(1);
-    Throwable[] failure = new Throwable[1];
-    DisposableSubscriber<Event> forward =
-        new DisposableSubscriber<>() {
-          @Override
-          public void onNext(Event e) {
-            try {
-              Event stored = ctx.persist(e);
-              if (!emitter.isCancelled()) {
-                emitter.onNext(stored);
-              }
-            } catch (Throwable t) {
-              failure[0] = t;
-              dispose();
-              done.countDown();
-            }
+    return Invocation.forward(
+        agent.runLive(ctx, queue),
+        emitter,
+        e -> {
+          Event stored = ctx.persist(e);
+          if (!emitter.isCancelled()) {
+            emitter.onNext(stored);
           }
-
-          @Override
-          public void onError(Throwable t) {
-            failure[0] = t;
-            done.countDown();
-          }
-
-          @Override
-          public void onComplete() {
-            done.countDown();
-          }
-        };
-    // Set before subscribing: the live flow runs on this thread, inside subscribe.
-    emitter.setCancellable(
-        () -> {
-          forward.dispose();
-          done.countDown();
         });
-    agent.runLive(ctx, queue).subscribe(forward);
-    done.await();
-    return failure[0];
   }
 
   /** Stores and emits the events that close the run after {@code failure}. */
