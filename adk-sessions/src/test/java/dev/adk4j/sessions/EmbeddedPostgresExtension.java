@@ -59,7 +59,7 @@ public final class EmbeddedPostgresExtension implements BeforeAllCallback {
     String name = "adk_test_" + DATABASES.incrementAndGet();
     try (Connection c = server.postgres.getPostgresDatabase().getConnection();
         Statement s = c.createStatement()) {
-      s.execute("CREATE DATABASE " + name + " TEMPLATE " + template);
+      s.execute("CREATE DATABASE " + name + " TEMPLATE " + template + " STRATEGY FILE_COPY");
     }
     server.databases.add(name);
     return server.postgres.getJdbcUrl("postgres", name);
