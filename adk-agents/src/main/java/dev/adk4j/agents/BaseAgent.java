@@ -290,9 +290,14 @@ public abstract class BaseAgent {
         .isEmpty();
   }
 
-  /** Builds an event authored by this agent in {@code ctx}. */
+  /**
+   * Builds an event authored by this agent in {@code ctx}, with an id from its {@link
+   * InvocationContext#idSource()} and the time of its {@link InvocationContext#clock()}.
+   */
   protected Event.Builder newEvent(InvocationContext ctx) {
     return Event.builder()
+        .id(ctx.idSource().newEventId())
+        .timestamp(ctx.clock().millis())
         .invocationId(ctx.invocationId())
         .author(name)
         .branch(ctx.branch().orElse(null));

@@ -16,7 +16,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.UUID;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -61,7 +60,7 @@ final class Confirmations {
       if (confirmation.payload() != null) {
         asking.put("payload", confirmation.payload());
       }
-      String id = "adk-" + UUID.randomUUID();
+      String id = ctx.idSource().newFunctionCallId();
       ids.add(id);
       parts.add(
           Part.builder()

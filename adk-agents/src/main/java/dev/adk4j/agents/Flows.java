@@ -3,6 +3,8 @@ package dev.adk4j.agents;
 import io.reactivex.rxjava3.core.Flowable;
 import io.reactivex.rxjava3.core.FlowableEmitter;
 import io.reactivex.rxjava3.core.FlowableSubscriber;
+import io.reactivex.rxjava3.core.Scheduler;
+import io.reactivex.rxjava3.disposables.Disposable;
 import io.reactivex.rxjava3.functions.Consumer;
 import java.time.Duration;
 import java.util.concurrent.BlockingQueue;
@@ -43,6 +45,21 @@ final class Flows {
       Duration timeout,
       Supplier<? extends Throwable> onTimeout,
       Consumer<? super T> onItem) {
+    forEach(items, timeout, null, onTimeout, onItem);
+  }
+
+  /**
+   * {@link #forEach(Flowable, Duration, Supplier, Consumer)} with the deadline measured by {@code
+   * timers} when given (a test's {@code TestScheduler}): a wait that finds no signal ready
+   * schedules one timer there, cancelled when a signal comes first. Null: the calling thread waits
+   * with a deadline in real time, with no timer.
+   */
+  static <T> void forEach(
+      Flowable<T> items,
+      Duration timeout,
+      @Nullable Scheduler timers,
+      Supplier<? extends Throwable> onTimeout,
+      Consumer<? super T> onItem) {
     if (timeout.isZero()) {
       forEach(items, onItem);
       return;
@@ -76,7 +93,10 @@ final class Flows {
     Throwable failure = null;
     try {
       while (true) {
-        Object signal = signals.poll(nanos, TimeUnit.NANOSECONDS);
+        Object signal =
+            timers == null
+                ? signals.poll(nanos, TimeUnit.NANOSECONDS)
+                : next(signals, timers, nanos);
         if (signal == null) {
           cancel(subscription);
           failure = onTimeout.get();
@@ -101,6 +121,34 @@ final class Flows {
       sneakyThrow(failure);
     }
   }
+
+  /**
+   * The next signal, or null when {@code timers} measured {@code nanos} first. A timer that fired
+   * as a signal came leaves its mark in the queue; a later wait skips it.
+   */
+  private static @Nullable Object next(BlockingQueue<Object> signals, Scheduler timers, long nanos)
+      throws InterruptedException {
+    Object signal = signals.poll();
+    while (signal == null || signal instanceof Deadline) {
+      Deadline deadline = new Deadline();
+      Disposable timer =
+          timers.scheduleDirect(() -> signals.add(deadline), nanos, TimeUnit.NANOSECONDS);
+      try {
+        do {
+          signal = signals.take();
+        } while (signal instanceof Deadline && signal != deadline);
+      } finally {
+        timer.dispose();
+      }
+      if (signal == deadline) {
+        return null;
+      }
+    }
+    return signal;
+  }
+
+  /** The mark of one wait's deadline in the signal queue. */
+  private static final class Deadline {}
 
   private static final Object DONE = new Object();
 

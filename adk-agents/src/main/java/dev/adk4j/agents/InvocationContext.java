@@ -62,8 +62,19 @@ public final class InvocationContext {
     final ConcurrentMap<LlmAgent, List<dev.adk4j.tools.BaseTool>> listedTools =
         new ConcurrentHashMap<>();
 
-    Shared(ConcurrentMap<String, Object> live) {
+    final java.time.Clock clock;
+    final IdSource ids;
+    final io.reactivex.rxjava3.core.@Nullable Scheduler timers;
+
+    Shared(
+        ConcurrentMap<String, Object> live,
+        java.time.Clock clock,
+        IdSource ids,
+        io.reactivex.rxjava3.core.@Nullable Scheduler timers) {
       this.live = live;
+      this.clock = clock;
+      this.ids = ids;
+      this.timers = timers;
     }
   }
 
@@ -80,7 +91,7 @@ public final class InvocationContext {
     this.sessionService = Objects.requireNonNull(b.sessionService, "sessionService");
     this.artifactService = b.artifactService;
     this.memoryService = b.memoryService;
-    this.invocationId = b.invocationId != null ? b.invocationId : newInvocationContextId();
+    this.invocationId = b.invocationId != null ? b.invocationId : shared.ids.newInvocationId();
     this.agent = Objects.requireNonNull(b.agent, "agent");
     this.session = Objects.requireNonNull(b.session, "session");
     this.userContent = b.userContent;
@@ -152,6 +163,9 @@ public final class InvocationContext {
     b.branch = branch;
     b.plugins = plugins;
     b.telemetry = telemetry;
+    b.clock = shared.clock;
+    b.ids = shared.ids;
+    b.timers = shared.timers;
     return b;
   }
 
@@ -309,6 +323,40 @@ public final class InvocationContext {
     return shared.persisted.contains(event.id());
   }
 
+  /**
+   * The clock of the invocation's event timestamps (and of what else it dates); the system's UTC
+   * clock unless one was given ({@code Runner.builder().clock(...)}).
+   */
+  public java.time.Clock clock() {
+    return shared.clock;
+  }
+
+  /** Where the invocation's new ids come from ({@link IdSource#random()} unless one was given). */
+  public IdSource idSource() {
+    return shared.ids;
+  }
+
+  /**
+   * The scheduler the invocation's timers run on, when one was given ({@code
+   * Runner.builder().timerScheduler(...)}): the deadline of each model call ({@link
+   * RunConfig#llmCallTimeout()}). Empty: deadlines are waited for in real time.
+   */
+  public java.util.Optional<io.reactivex.rxjava3.core.Scheduler> timerScheduler() {
+    return java.util.Optional.ofNullable(shared.timers);
+  }
+
+  /**
+   * A builder of an event of this invocation by {@code author}: its id drawn from {@link
+   * #idSource()}, its timestamp from {@link #clock()}.
+   */
+  public Event.Builder newEvent(String author) {
+    return Event.builder()
+        .id(shared.ids.newEventId())
+        .timestamp(shared.clock.millis())
+        .invocationId(invocationId)
+        .author(author);
+  }
+
   /** Builds the root context of an invocation. */
   public static final class Builder {
     private @Nullable BaseSessionService sessionService;
@@ -323,8 +371,32 @@ public final class InvocationContext {
     private List<BasePlugin> plugins = List.of();
     private @Nullable Context telemetry;
     private @Nullable Map<String, Object> liveState;
+    private java.time.Clock clock = java.time.Clock.systemUTC();
+    private IdSource ids = IdSource.random();
+    private io.reactivex.rxjava3.core.@Nullable Scheduler timers;
 
     private Builder() {}
+
+    /** The clock of event timestamps; the system's UTC clock by default. */
+    public Builder clock(java.time.Clock clock) {
+      this.clock = Objects.requireNonNull(clock, "clock");
+      return this;
+    }
+
+    /** Where new ids come from; {@link IdSource#random()} by default. */
+    public Builder idSource(IdSource idSource) {
+      this.ids = Objects.requireNonNull(idSource, "idSource");
+      return this;
+    }
+
+    /**
+     * The scheduler of the invocation's timers (each model call's deadline); none by default, and
+     * deadlines are waited for in real time. A test's {@code TestScheduler} drives them.
+     */
+    public Builder timerScheduler(io.reactivex.rxjava3.core.@Nullable Scheduler timers) {
+      this.timers = timers;
+      return this;
+    }
 
     /**
      * The plugins whose hooks run around every agent, model and tool call of the invocation, in
@@ -394,7 +466,12 @@ public final class InvocationContext {
     public InvocationContext build() {
       Session s = Objects.requireNonNull(session, "session");
       return new InvocationContext(
-          this, new Shared(new ConcurrentHashMap<>(liveState != null ? liveState : s.state())));
+          this,
+          new Shared(
+              new ConcurrentHashMap<>(liveState != null ? liveState : s.state()),
+              clock,
+              ids,
+              timers));
     }
   }
 }

@@ -154,8 +154,7 @@ final class LiveFlow {
     if (content != null) {
       Content user =
           content.role().isPresent() ? content : content.toBuilder().role("user").build();
-      ctx.persist(
-          Event.builder().invocationId(ctx.invocationId()).author("user").content(user).build());
+      ctx.persist(ctx.newEvent("user").content(user).build());
       connection.sendContent(user).blockingAwait();
     }
     if (r.blob().isPresent()) {
@@ -205,7 +204,7 @@ final class LiveFlow {
 
   /** Stores the model's function calls, answers them as a turn does, and sends the answers. */
   private void call(BaseLlmConnection connection, Content content) {
-    Content withIds = LlmFlow.withCallIds(content);
+    Content withIds = LlmFlow.withCallIds(content, ctx.idSource());
     Event calls = ctx.persist(agent.newEvent(ctx).content(withIds).usageMetadata(usage).build());
     usage = null;
     Flows.emit(emitter, calls);

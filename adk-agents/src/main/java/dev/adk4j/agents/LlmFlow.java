@@ -21,7 +21,6 @@ import io.reactivex.rxjava3.schedulers.Schedulers;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.UUID;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -156,6 +155,7 @@ final class LlmFlow {
         Flows.forEach(
             stream || llm.blocksSubscriber() ? call.subscribeOn(MODEL_CALLS) : call,
             timeout,
+            ctx.timerScheduler().orElse(null),
             () -> timedOut(llm, timeout),
             r -> {
               if (r.partial().orElse(false)) {
@@ -274,7 +274,7 @@ final class LlmFlow {
         r = replaced;
       }
     }
-    Content content = withCallIds(r.content().orElse(null));
+    Content content = withCallIds(r.content().orElse(null), ctx.idSource());
     Event.Builder event =
         agent
             .newEvent(ctx)
@@ -377,8 +377,8 @@ final class LlmFlow {
     return ids;
   }
 
-  /** Gives every function call without an id one, so its response can name it. */
-  static @Nullable Content withCallIds(@Nullable Content content) {
+  /** Gives every function call without an id one from {@code ids}, so its response can name it. */
+  static @Nullable Content withCallIds(@Nullable Content content, IdSource ids) {
     if (content == null || content.parts().isEmpty()) {
       return content;
     }
@@ -386,8 +386,7 @@ final class LlmFlow {
     boolean changed = false;
     for (Part p : content.parts().get()) {
       if (p.functionCall().isPresent() && p.functionCall().get().id().isEmpty()) {
-        FunctionCall call =
-            p.functionCall().get().toBuilder().id("adk-" + UUID.randomUUID()).build();
+        FunctionCall call = p.functionCall().get().toBuilder().id(ids.newFunctionCallId()).build();
         parts.add(p.toBuilder().functionCall(call).build());
         changed = true;
       } else {

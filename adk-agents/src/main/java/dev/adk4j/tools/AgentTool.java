@@ -201,12 +201,7 @@ public class AgentTool extends BaseTool {
             .runConfig(caller.runConfig())
             .plugins(caller.plugins())
             .build();
-    childContext.persist(
-        Event.builder()
-            .invocationId(childContext.invocationId())
-            .author("user")
-            .content(message)
-            .build());
+    childContext.persist(childContext.newEvent("user").content(message).build());
     List<Event> events = agent.runAsync(childContext).toList().blockingGet();
 
     EventActions written = childSessions.appendedActions();

@@ -59,13 +59,17 @@ public final class EventActions {
   }
 
   /**
-   * A read-only, insertion-ordered copy of {@code map}. Not {@link Map#copyOf}: a delta holds
-   * {@code null} for a removal, and the maps answer queries for a null key with false.
+   * {@code map}, a builder's, read-only: a map the builder filled ({@link LinkedHashMap}, which the
+   * builder gives up: {@link Builder#build()} makes it copy before its next write) is wrapped, not
+   * copied; one it holds from {@link #toBuilder()} or an earlier build is already read-only. Not
+   * {@link Map#copyOf}: a delta holds {@code null} for a removal, and the maps answer queries for a
+   * null key with false.
    */
   private static <V> Map<String, V> frozen(Map<String, V> map) {
-    return map.isEmpty()
-        ? Collections.emptyMap()
-        : Collections.unmodifiableMap(new LinkedHashMap<>(map));
+    if (map.isEmpty()) {
+      return Collections.emptyMap();
+    }
+    return map instanceof LinkedHashMap ? Collections.unmodifiableMap(map) : map;
   }
 
   /** Actions that do nothing. */
@@ -78,17 +82,18 @@ public final class EventActions {
   }
 
   public Builder toBuilder() {
-    return new Builder()
-        .stateDelta(stateDelta)
-        .artifactDelta(artifactDelta)
-        .transferToAgent(transferToAgent)
+    Builder b = new Builder();
+    // These read-only maps are shared until the builder writes one (then it copies it first).
+    b.stateDelta = stateDelta;
+    b.artifactDelta = artifactDelta;
+    b.expectedState = expectedState;
+    b.stateIncrements = stateIncrements;
+    b.requestedToolConfirmations = requestedToolConfirmations;
+    return b.transferToAgent(transferToAgent)
         .escalate(escalate)
         .skipSummarization(skipSummarization)
         .rewindBeforeInvocationId(rewindBeforeInvocationId)
-        .expectedState(expectedState)
-        .stateIncrements(stateIncrements)
-        .compaction(compaction)
-        .requestedToolConfirmations(requestedToolConfirmations);
+        .compaction(compaction);
   }
 
   /** The state changes, unmodifiable: key to new value, or to {@code null} for a removal. */
@@ -330,8 +335,10 @@ public final class EventActions {
   /** Builds {@link EventActions}. Not thread-safe; {@link #build()} copies what it holds. */
   @JsonPOJOBuilder(withPrefix = "")
   public static final class Builder {
-    // Each map stays the shared empty map until written (most events write none of them): read
-    // directly, written through delta(), artifacts(), expected(), increments(), confirmations().
+    // Each map is a LinkedHashMap this builder owns once written, else a read-only map it shares
+    // (the empty map: most events write none; one from toBuilder() or an earlier build()). Read
+    // directly, written through delta(), artifacts(), expected(), increments(), confirmations(),
+    // which copy a shared map first.
     private Map<String, @Nullable Object> stateDelta = Map.of();
     private Map<String, Integer> artifactDelta = Map.of();
     private Map<String, @Nullable Object> expectedState = Map.of();
@@ -345,9 +352,9 @@ public final class EventActions {
 
     private Builder() {}
 
-    /** {@code map} to write to: a new one in place of an empty one (the shared empty map). */
+    /** {@code map} to write to: itself if this builder owns it, else a copy this builder owns. */
     private static <V> Map<String, V> writable(Map<String, V> map) {
-      return map.isEmpty() ? new LinkedHashMap<>() : map;
+      return map instanceof LinkedHashMap ? map : new LinkedHashMap<>(map);
     }
 
     private Map<String, @Nullable Object> delta() {
@@ -504,7 +511,14 @@ public final class EventActions {
     }
 
     public EventActions build() {
-      return new EventActions(this);
+      EventActions built = new EventActions(this);
+      // The built value now holds this builder's maps: share them read-only from here on.
+      stateDelta = built.stateDelta;
+      artifactDelta = built.artifactDelta;
+      expectedState = built.expectedState;
+      stateIncrements = built.stateIncrements;
+      requestedToolConfirmations = built.requestedToolConfirmations;
+      return built;
     }
   }
 }

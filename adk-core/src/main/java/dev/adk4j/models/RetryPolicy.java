@@ -1,6 +1,7 @@
 package dev.adk4j.models;
 
 import io.reactivex.rxjava3.core.Flowable;
+import io.reactivex.rxjava3.core.Scheduler;
 import io.reactivex.rxjava3.schedulers.Schedulers;
 import java.time.Duration;
 import java.util.Objects;
@@ -34,11 +35,28 @@ public final class RetryPolicy {
   private final int maxRetries;
   private final Duration initialBackoff;
   private final Duration maxBackoff;
+  private final Scheduler scheduler;
 
   private RetryPolicy(int maxRetries, Duration initialBackoff, Duration maxBackoff) {
+    this(maxRetries, initialBackoff, maxBackoff, Schedulers.io());
+  }
+
+  private RetryPolicy(
+      int maxRetries, Duration initialBackoff, Duration maxBackoff, Scheduler scheduler) {
     this.maxRetries = maxRetries;
     this.initialBackoff = initialBackoff;
     this.maxBackoff = maxBackoff;
+    this.scheduler = scheduler;
+  }
+
+  /**
+   * This policy with its waits timed by {@code scheduler} (an I/O scheduler by default, on which
+   * the retried call is also subscribed): a test's {@code TestScheduler} moves through the backoff
+   * without sleeping.
+   */
+  public RetryPolicy withScheduler(Scheduler scheduler) {
+    return new RetryPolicy(
+        maxRetries, initialBackoff, maxBackoff, Objects.requireNonNull(scheduler, "scheduler"));
   }
 
   /** No retry: every failure is reported at once. */
@@ -137,7 +155,7 @@ public final class RetryPolicy {
                                 wait.toMillis(),
                                 e.getMessage());
                             return Flowable.timer(
-                                wait.toMillis(), TimeUnit.MILLISECONDS, Schedulers.io());
+                                wait.toMillis(), TimeUnit.MILLISECONDS, scheduler);
                           }));
         });
   }

@@ -92,4 +92,23 @@ class EventActionsBuilderTest {
     assertThat(right.stateDelta()).containsExactly(Map.entry("b", 2), Map.entry("c", 3));
     assertThat(changed.stateDelta()).containsExactly(Map.entry("a", 9), Map.entry("b", 1));
   }
+
+  @Test
+  void aBuiltValue_neverChanges_whenItsBuilderOrADerivedBuilderWritesOn() {
+    EventActions.Builder b = EventActions.builder().putState("a", 1).incrementState("n", 2);
+    EventActions first = b.build();
+    b.putState("b", 2).incrementState("n", 3).artifactDelta(Map.of("f", 1));
+    EventActions second = b.build();
+    EventActions derived = first.toBuilder().putState("c", 3).removeState("a").build();
+
+    assertThat(first.stateDelta()).containsExactly(Map.entry("a", 1));
+    assertThat(first.stateIncrements()).containsExactly(Map.entry("n", 2L));
+    assertThat(first.artifactDelta()).isEmpty();
+    assertThat(second.stateDelta()).containsOnlyKeys("a", "b");
+    assertThat(second.stateIncrements()).containsExactly(Map.entry("n", 5L));
+    assertThat(derived.stateDelta()).containsOnlyKeys("a", "c").containsEntry("a", null);
+    assertThat(first.toBuilder().build().stateDelta()).isEqualTo(first.stateDelta());
+    assertThatThrownBy(() -> first.stateDelta().put("x", 1))
+        .isInstanceOf(UnsupportedOperationException.class);
+  }
 }

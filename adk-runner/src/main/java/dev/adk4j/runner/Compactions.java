@@ -69,11 +69,7 @@ final class Compactions {
         return;
       }
       ctx.persist(
-          Event.builder()
-              .invocationId(ctx.invocationId())
-              .author(AUTHOR)
-              .actions(EventActions.builder().compaction(summary).build())
-              .build());
+          ctx.newEvent(AUTHOR).actions(EventActions.builder().compaction(summary).build()).build());
       log.debug(
           "Compacted {} invocation(s) of session '{}' ({} events summarized)",
           since.size(),

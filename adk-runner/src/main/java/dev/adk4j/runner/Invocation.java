@@ -95,7 +95,7 @@ final class Invocation {
     Span span = null;
     Throwable terminal;
     try {
-      String invocationId = InvocationContext.newInvocationContextId();
+      String invocationId = runner.idSource().newInvocationId();
       span = Telemetry.startInvocation(caller, appName, sessionId, invocationId, agent.name());
       // Current on this thread for the whole invocation: the root context's spans are its
       // children.
@@ -180,9 +180,7 @@ final class Invocation {
           appName);
       if (message != null || (stateDelta != null && !stateDelta.isEmpty())) {
         ctx.persist(
-            Event.builder()
-                .invocationId(ctx.invocationId())
-                .author("user")
+            ctx.newEvent("user")
                 .content(message)
                 .actions(EventActions.builder().stateDelta(stateDelta).build())
                 .build());
@@ -260,6 +258,9 @@ final class Invocation {
         .invocationId(invocationId)
         .agent(resume == null ? agent : resume.start())
         .branch(resume == null ? null : resume.branch())
+        .clock(runner.clock())
+        .idSource(runner.idSource())
+        .timerScheduler(runner.timerScheduler().orElse(null))
         .build();
   }
 
@@ -271,13 +272,7 @@ final class Invocation {
     for (BasePlugin p : plugins) {
       Content reply = p.beforeRunCallback(ctx).blockingGet();
       if (reply != null) {
-        Event stored =
-            ctx.persist(
-                Event.builder()
-                    .invocationId(ctx.invocationId())
-                    .author(agent.name())
-                    .content(reply)
-                    .build());
+        Event stored = ctx.persist(ctx.newEvent(agent.name()).content(reply).build());
         emit(ctx, stored, emitter);
         return true;
       }

@@ -5,6 +5,7 @@ import com.google.genai.types.FunctionCall;
 import com.google.genai.types.FunctionResponse;
 import com.google.genai.types.Part;
 import dev.adk4j.agents.BaseAgent;
+import dev.adk4j.agents.IdSource;
 import dev.adk4j.agents.InvocationContext;
 import dev.adk4j.events.Event;
 import dev.adk4j.sessions.Session;
@@ -35,12 +36,19 @@ final class InvocationHistory {
    */
   static List<Event> close(
       InvocationContext ctx, String invocationId, BaseAgent agent, String code, String message) {
-    return close(ctx.session().events(), invocationId, agent, code, message);
+    return close(
+        ctx.session().events(), invocationId, agent, code, message, ctx.idSource(), ctx.clock());
   }
 
   /** {@link #close(InvocationContext, String, BaseAgent, String, String)} over stored events. */
   private static List<Event> close(
-      List<Event> stored, String invocationId, BaseAgent agent, String code, String message) {
+      List<Event> stored,
+      String invocationId,
+      BaseAgent agent,
+      String code,
+      String message,
+      IdSource ids,
+      java.time.Clock clock) {
     List<Event> events = new ArrayList<>();
     for (Map.Entry<Event, List<FunctionCall>> e : unanswered(stored, invocationId).entrySet()) {
       Event call = e.getKey();
@@ -61,6 +69,8 @@ final class InvocationHistory {
       }
       events.add(
           Event.builder()
+              .id(ids.newEventId())
+              .timestamp(clock.millis())
               .invocationId(invocationId)
               .author(call.author())
               .branch(call.branch().orElse(null))
@@ -69,6 +79,8 @@ final class InvocationHistory {
     }
     events.add(
         Event.builder()
+            .id(ids.newEventId())
+            .timestamp(clock.millis())
             .invocationId(invocationId)
             .author(agent.name())
             .errorCode(code)
@@ -90,7 +102,13 @@ final class InvocationHistory {
    */
   static void closeInterrupted(InvocationContext ctx, BaseAgent agent, boolean tookOver) {
     closeInterrupted(
-        ctx.session(), agent, tookOver, "invocation " + ctx.invocationId(), ctx::persist);
+        ctx.session(),
+        agent,
+        tookOver,
+        "invocation " + ctx.invocationId(),
+        ctx::persist,
+        ctx.idSource(),
+        ctx.clock());
   }
 
   /**
@@ -100,7 +118,13 @@ final class InvocationHistory {
    * @param next what comes next, for the log line ({@code invocation e-...}, {@code a rewind})
    */
   static void closeInterrupted(
-      Session session, BaseAgent agent, boolean tookOver, String next, Consumer<Event> persist) {
+      Session session,
+      BaseAgent agent,
+      boolean tookOver,
+      String next,
+      Consumer<Event> persist,
+      IdSource ids,
+      java.time.Clock clock) {
     List<Event> events = session.events();
     if (events.isEmpty()) {
       return;
@@ -122,7 +146,7 @@ final class InvocationHistory {
         next);
     String message =
         "invocation " + last + " was interrupted before it finished (its process stopped?)";
-    for (Event e : close(events, last, agent, "INTERRUPTED", message)) {
+    for (Event e : close(events, last, agent, "INTERRUPTED", message, ids, clock)) {
       persist.accept(e);
     }
   }

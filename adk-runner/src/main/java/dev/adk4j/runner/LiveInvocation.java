@@ -81,6 +81,9 @@ final class LiveInvocation {
               .session(session)
               .runConfig(runConfig)
               .plugins(runner.plugins())
+              .clock(runner.clock())
+              .idSource(runner.idSource())
+              .timerScheduler(runner.timerScheduler().orElse(null))
               .build();
       InvocationHistory.closeInterrupted(ctx, agent, lease.tookOver());
       begun = true;

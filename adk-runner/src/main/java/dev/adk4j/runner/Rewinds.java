@@ -2,7 +2,7 @@ package dev.adk4j.runner;
 
 import com.google.genai.types.Blob;
 import com.google.genai.types.Part;
-import dev.adk4j.agents.InvocationContext;
+import dev.adk4j.agents.IdSource;
 import dev.adk4j.artifacts.BaseArtifactService;
 import dev.adk4j.events.Event;
 import dev.adk4j.events.EventActions;
@@ -35,7 +35,9 @@ final class Rewinds {
       String invocationId,
       BaseSessionService sessions,
       @Nullable BaseArtifactService artifacts,
-      String appName) {
+      String appName,
+      IdSource ids,
+      java.time.Clock clock) {
     List<Event> events = session.events();
     int index = -1;
     for (int i = 0; i < events.size(); i++) {
@@ -62,7 +64,9 @@ final class Rewinds {
             .stateDelta(stateDelta(session, events, index));
     sharedKeys(session, events, index, sessions, appName, actions);
     return Event.builder()
-        .invocationId(InvocationContext.newInvocationContextId())
+        .id(ids.newEventId())
+        .timestamp(clock.millis())
+        .invocationId(ids.newInvocationId())
         .author("user")
         .actions(
             actions

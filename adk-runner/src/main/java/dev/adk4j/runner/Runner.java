@@ -2,6 +2,7 @@ package dev.adk4j.runner;
 
 import com.google.genai.types.Content;
 import dev.adk4j.agents.BaseAgent;
+import dev.adk4j.agents.IdSource;
 import dev.adk4j.agents.RunConfig;
 import dev.adk4j.artifacts.BaseArtifactService;
 import dev.adk4j.artifacts.InMemoryArtifactService;
@@ -112,6 +113,9 @@ public class Runner implements AutoCloseable {
   private final @Nullable BaseMemoryService memoryService;
   private final @Nullable EventsCompactionConfig compaction;
   private final List<BasePlugin> plugins;
+  private final java.time.Clock clock;
+  private final IdSource idSource;
+  private final io.reactivex.rxjava3.core.@Nullable Scheduler timerScheduler;
 
   /** One turn at a time per session within this runner. */
   final SessionTurns turns = new SessionTurns();
@@ -120,6 +124,21 @@ public class Runner implements AutoCloseable {
   static final int CACHED_SESSIONS = 1_000;
 
   final SessionCache sessionCache = new SessionCache(CACHED_SESSIONS);
+
+  /** The clock of event timestamps ({@link Builder#clock}). */
+  public final java.time.Clock clock() {
+    return clock;
+  }
+
+  /** Where new ids come from ({@link Builder#idSource}). */
+  public final IdSource idSource() {
+    return idSource;
+  }
+
+  /** The scheduler of model-call deadlines, if one was given ({@link Builder#timerScheduler}). */
+  public final java.util.Optional<io.reactivex.rxjava3.core.Scheduler> timerScheduler() {
+    return java.util.Optional.ofNullable(timerScheduler);
+  }
 
   /**
    * @param artifactService nullable: without one, agents cannot save or load artifacts
@@ -212,6 +231,33 @@ public class Runner implements AutoCloseable {
       @Nullable BaseMemoryService memoryService,
       @Nullable EventsCompactionConfig compaction,
       List<? extends BasePlugin> plugins) {
+    this(
+        agent,
+        appName,
+        artifactService,
+        sessionService,
+        memoryService,
+        compaction,
+        plugins,
+        java.time.Clock.systemUTC(),
+        IdSource.random(),
+        null);
+  }
+
+  private Runner(
+      BaseAgent agent,
+      String appName,
+      @Nullable BaseArtifactService artifactService,
+      BaseSessionService sessionService,
+      @Nullable BaseMemoryService memoryService,
+      @Nullable EventsCompactionConfig compaction,
+      List<? extends BasePlugin> plugins,
+      java.time.Clock clock,
+      IdSource idSource,
+      io.reactivex.rxjava3.core.@Nullable Scheduler timerScheduler) {
+    this.clock = Objects.requireNonNull(clock, "clock");
+    this.idSource = Objects.requireNonNull(idSource, "idSource");
+    this.timerScheduler = timerScheduler;
     this.plugins = checkedPlugins(plugins);
     this.compaction = compaction;
     this.memoryService = memoryService;
@@ -529,10 +575,18 @@ public class Runner implements AutoCloseable {
                     agent,
                     lease.tookOver(),
                     "a rewind",
-                    e -> sessionService.appendEvent(session, e).blockingGet());
+                    e -> sessionService.appendEvent(session, e).blockingGet(),
+                    idSource,
+                    clock);
                 Event rewind =
                     Rewinds.rewindEvent(
-                        session, beforeInvocationId, sessionService, artifactService, appName);
+                        session,
+                        beforeInvocationId,
+                        sessionService,
+                        artifactService,
+                        appName,
+                        idSource,
+                        clock);
                 Event stored = sessionService.appendEvent(session, rewind).blockingGet();
                 log.debug(
                     "Rewound session '{}' of user '{}' in app '{}' to before invocation {}",
@@ -563,8 +617,40 @@ public class Runner implements AutoCloseable {
     private @Nullable BaseMemoryService memoryService;
     private @Nullable EventsCompactionConfig compaction;
     private List<? extends BasePlugin> plugins = List.of();
+    private java.time.Clock clock = java.time.Clock.systemUTC();
+    private IdSource idSource = IdSource.random();
+    private io.reactivex.rxjava3.core.@Nullable Scheduler timerScheduler;
 
     private Builder() {}
+
+    /**
+     * The clock of every invocation's event timestamps; the system's UTC clock by default. (Session
+     * expiry and leases follow the session service's clock, {@code
+     * DatabaseSessionConfig.builder().clock(...)} or {@code InMemorySessionService.builder()}.)
+     */
+    public Builder clock(java.time.Clock clock) {
+      this.clock = Objects.requireNonNull(clock, "clock");
+      return this;
+    }
+
+    /**
+     * Where invocation, event and function call ids come from; {@link IdSource#random()} by
+     * default. {@link IdSource#sequential(String)} makes runs repeatable.
+     */
+    public Builder idSource(IdSource idSource) {
+      this.idSource = Objects.requireNonNull(idSource, "idSource");
+      return this;
+    }
+
+    /**
+     * The scheduler on which the deadline of each model call ({@code RunConfig.llmCallTimeout})
+     * runs; none by default (the turn waits in real time). A test gives an RxJava {@code
+     * TestScheduler} and moves its time instead of sleeping.
+     */
+    public Builder timerScheduler(io.reactivex.rxjava3.core.@Nullable Scheduler timerScheduler) {
+      this.timerScheduler = timerScheduler;
+      return this;
+    }
 
     /** The plugins of every invocation, in the order their hooks run; none by default. */
     public Builder plugins(List<? extends BasePlugin> plugins) {
@@ -623,7 +709,16 @@ public class Runner implements AutoCloseable {
         throw new IllegalStateException("Runner.builder(): appName(...) is required");
       }
       return new Runner(
-          agent, appName, artifactService, sessionService, memoryService, compaction, plugins);
+          agent,
+          appName,
+          artifactService,
+          sessionService,
+          memoryService,
+          compaction,
+          plugins,
+          clock,
+          idSource,
+          timerScheduler);
     }
   }
 }
