@@ -12,16 +12,24 @@
 # each started in turn on loopback and driven by dev.adk4j.benchmarks.devservers.DevServersBenchmark
 # over /run and /run_sse with 1 and 8 users (each in a session of its own), once per model latency.
 # Every turn's events are checked, and every session is read back after each window (four events
-# per successful turn, `turns` equal to them). All servers log warnings only.
+# per successful turn, `turns` equal to them). All servers log warnings only. Each server is warmed
+# up first (--server-warmup-seconds, unmeasured, both endpoints, the most users).
+#
+# One more row set, adk4j-nodelay: adk4j in memory with -Dsun.net.httpserver.nodelay=true. The
+# JDK's HTTP server that adk-server runs on leaves Nagle's algorithm on (Tomcat and Node.js turn it
+# off); on JDK 17 a small response then waits for the client's delayed ACK (about 40 ms on Linux).
+# That row shows what adk-server gains with TCP_NODELAY; the plain adk4j rows are the server as
+# shipped.
 #
 #   adk-benchmarks/devservers.sh [--no-build] [--quick] [--latencies 50,0] [--users 1,8]
-#       [--seconds 10] [--warmup-seconds 3] [--max-requests 20000]
-#       [--servers adk4j-memory,adk4j-sqlite,adk-java,adk-js]
+#       [--seconds 10] [--warmup-seconds 3] [--server-warmup-seconds 10] [--max-requests 20000]
+#       [--servers adk4j-memory,adk4j-nodelay,adk4j-sqlite,adk-java,adk-js]
 #
-# --quick: 4 s windows after 2 s of warm-up, to check that everything runs (not for publication).
+# --quick: 4 s windows after 2 s of warm-up (4 s for the server's), to check that everything
+# runs (not for publication).
 # Bounded: per server and latency about (warm-up + seconds) x endpoints x user counts, plus the
 # server's start (ADK for Java's dev server, a Spring Boot application, takes 10-40 s); about
-# 12 minutes with the defaults on an idle 2-core machine. MVN_ARGS adds Maven options.
+# 13 minutes with the defaults on an idle 2-core machine. MVN_ARGS adds Maven options.
 #
 # Writes adk-benchmarks/target/devservers/: table.md (one row per server, latency, endpoint and
 # users), machine.txt (cores, JDK, node, commit, load average before and after), the servers' logs.
@@ -41,20 +49,23 @@ LATENCIES=50,0
 USERS=1,8
 SECONDS_=10
 WARMUP=3
+SERVER_WARMUP=10
 MAX_REQUESTS=20000
-SERVERS=adk4j-memory,adk4j-sqlite,adk-java,adk-js
+SERVERS=adk4j-memory,adk4j-nodelay,adk4j-sqlite,adk-java,adk-js
 while [ $# -gt 0 ]; do
   case "$1" in
     --no-build) BUILD=0 ;;
-    --quick) SECONDS_=4; WARMUP=2 ;;
+    --quick) SECONDS_=4; WARMUP=2; SERVER_WARMUP=4 ;;
     --latencies) LATENCIES=$2; shift ;;
     --users) USERS=$2; shift ;;
     --seconds) SECONDS_=$2; shift ;;
     --warmup-seconds) WARMUP=$2; shift ;;
+    --server-warmup-seconds) SERVER_WARMUP=$2; shift ;;
     --max-requests) MAX_REQUESTS=$2; shift ;;
     --servers) SERVERS=$2; shift ;;
     *) echo "usage: $0 [--no-build] [--quick] [--latencies 50,0] [--users 1,8] [--seconds 10]" \
-         "[--warmup-seconds 3] [--max-requests 20000] [--servers adk4j-memory,adk4j-sqlite,adk-java,adk-js]" >&2
+         "[--warmup-seconds 3] [--server-warmup-seconds 10] [--max-requests 20000]" \
+         "[--servers adk4j-memory,adk4j-nodelay,adk4j-sqlite,adk-java,adk-js]" >&2
        exit 2 ;;
   esac
   shift
@@ -127,7 +138,7 @@ fi
   echo "cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')"
   echo "java: $(java -version 2>&1 | head -2 | tail -1)"
   echo "node: $(node --version 2>/dev/null || echo none)"
-  echo "windows: ${WARMUP} s warm-up + ${SECONDS_} s measured per endpoint and users; users $USERS; latencies $LATENCIES ms"
+  echo "windows: ${SERVER_WARMUP} s server warm-up, then ${WARMUP} s warm-up + ${SECONDS_} s measured per endpoint and users; users $USERS; latencies $LATENCIES ms"
   echo "uptime before: $(uptime)"
 } > "$OUT/machine.txt"
 cat "$OUT/machine.txt"
@@ -178,7 +189,7 @@ run_one() { # label latency port log command...
   echo "   serving after ${waited} s"
   java -cp "$JAR" dev.adk4j.benchmarks.devservers.DevServersBenchmark --server "$label" \
     --url "http://127.0.0.1:$port" --pid "$server_pid" --latency-ms "$latency" --users "$USERS" \
-    --seconds "$SECONDS_" --warmup-seconds "$WARMUP" --max-requests "$MAX_REQUESTS" --out "$OUT" \
+    --seconds "$SECONDS_" --warmup-seconds "$WARMUP" --server-warmup-seconds "$SERVER_WARMUP" --max-requests "$MAX_REQUESTS" --out "$OUT" \
     || { echo "!! $label failed its checks (see above)" >&2; failures=$((failures + 1)); }
   stop_server
 }
@@ -189,6 +200,14 @@ for latency in ${LATENCIES//,/ }; do
     run_one "adk4j adk-server, memory" "$latency" "$port" "$OUT/adk4j-memory-$latency.log" \
       java -Xmx512m -cp "$JAR" dev.adk4j.benchmarks.devservers.Adk4jDevServer --port "$port" \
       --store memory --latency-ms "$latency"
+  fi
+  if want adk4j-nodelay; then
+    port=$(free_port)
+    run_one "adk4j adk-server, memory, TCP_NODELAY" "$latency" "$port" \
+      "$OUT/adk4j-nodelay-$latency.log" \
+      java -Xmx512m -Dsun.net.httpserver.nodelay=true -cp "$JAR" \
+      dev.adk4j.benchmarks.devservers.Adk4jDevServer --port "$port" --store memory \
+      --latency-ms "$latency"
   fi
   if want adk4j-sqlite; then
     port=$(free_port)
