@@ -8,6 +8,7 @@ import dev.adk4j.agents.InvocationContext;
 import dev.adk4j.agents.ReadonlyContext;
 import dev.adk4j.events.Event;
 import dev.adk4j.events.EventActions;
+import dev.adk4j.events.NodeInfo;
 import dev.adk4j.internal.Json;
 import dev.adk4j.internal.tools.PendingCalls;
 import dev.adk4j.state.ReadonlyState;
@@ -120,7 +121,7 @@ final class Engine {
     }
     Map<String, Object> done = runRecord(DONE);
     done.put("output", outcome.output);
-    emit(ctx.persist(newEvent(rootPath).actions(endActions(done)).build()));
+    emit(ctx.persist(newEvent(rootPath).output(outcome.output).actions(endActions(done)).build()));
   }
 
   /** The run's end: its record, and every node record of the run removed from state. */
@@ -640,13 +641,26 @@ final class Engine {
     EventActions.Builder b = nodeActions == null ? EventActions.builder() : nodeActions.toBuilder();
     extra.forEach(b::putState);
     b.putState(Workflow.RECORD_PREFIX + path, record);
-    Event stored = ctx.persist(newEvent(path).actions(b.build()).build());
+    if (record.get("route") instanceof String route) {
+      b.route(route);
+    }
+    Event stored =
+        ctx.persist(
+            newEvent(path)
+                .output(DONE.equals(record.get("status")) ? record.get("output") : null)
+                .actions(b.build())
+                .build());
     records.put(path, record);
     emit(stored);
   }
 
-  private Event.Builder newEvent(String branch) {
-    return Event.builder().invocationId(ctx.invocationId()).author(workflow.name()).branch(branch);
+  /** An event of the workflow on {@code path}'s branch, with the node's info (ADK's node_info). */
+  private Event.Builder newEvent(String path) {
+    return Event.builder()
+        .invocationId(ctx.invocationId())
+        .author(workflow.name())
+        .branch(path)
+        .nodeInfo(new NodeInfo(path.replace('.', '/'), runId));
   }
 
   private void emit(Event e) {

@@ -168,6 +168,38 @@ abstract class WorkflowContract {
   }
 
   @Test
+  void nodeEvents_carryAdkNodeInfoOutputAndRoute_asStoredAndReadBack() {
+    run(triage(), "s1b", "my invoice is wrong");
+
+    // Read back from the store: the fields survive the stored event JSON.
+    List<Event> stored = session("s1b").events();
+    Event classified =
+        stored.stream()
+            .filter(e -> e.nodeInfo().map(n -> n.path().equals("triage/classify")).orElse(false))
+            .findFirst()
+            .orElseThrow();
+    assertThat(classified.actions().route()).contains("billing");
+    assertThat(classified.output()).contains("billing");
+    assertThat(classified.nodeInfo().orElseThrow().name()).isEqualTo("classify");
+    String runId = classified.nodeInfo().orElseThrow().runId();
+    assertThat(runId).isNotBlank();
+    Event billing =
+        stored.stream()
+            .filter(e -> e.nodeInfo().map(n -> n.path().equals("triage/billing")).orElse(false))
+            .findFirst()
+            .orElseThrow();
+    assertThat(billing.output()).contains("refund");
+    assertThat(billing.actions().route()).isEmpty();
+    assertThat(billing.nodeInfo().orElseThrow().runId()).isEqualTo(runId);
+    // The run's end is on the workflow's own path and carries the workflow's output.
+    Event end = stored.get(stored.size() - 1);
+    assertThat(end.nodeInfo().orElseThrow().path()).isEqualTo("triage");
+    assertThat(end.output()).contains("refund");
+    // No node of the untaken branch has an event.
+    assertThat(stored).noneMatch(e -> e.nodeInfo().map(n -> n.name().equals("tech")).orElse(false));
+  }
+
+  @Test
   void edgeConditions_readStateAsTheNodeFinishes() {
     Node score =
         Node.function(
