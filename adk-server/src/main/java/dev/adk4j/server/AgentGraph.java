@@ -42,6 +42,8 @@ final class AgentGraph {
               b -> {
                 String path = "";
                 for (String part : b.split("\\.")) {
+                  part = part.replaceFirst("@\\d+$", ""); // a re-run's branch: node@2
+
                   path = path.isEmpty() ? part : path + "." + part;
                   lit.add("branch:" + path);
                 }

@@ -57,6 +57,7 @@ final class Engine {
   static final String WAITING = "waiting";
   static final String RUNNING = "running";
   static final String FAILED = "failed";
+  static final String UNDONE = "undone";
 
   /** The errorCode of the event that ends a run whose node failed. */
   static final String NODE_FAILED = "WORKFLOW_NODE_FAILED";
@@ -473,19 +474,22 @@ final class Engine {
 
     private Completion runAgent(Node node, String path, @Nullable Object input) {
       BaseAgent agent = java.util.Objects.requireNonNull(node.agentOrNull());
+      String branch = undoUnfinishedAttempt(path);
       Set<String> writes = new LinkedHashSet<>();
       boolean[] waiting = {false};
       String[] text = {null};
       Throwable[] failure = {null};
       agent
-          .runAsync(ctx.withBranch(path))
+          .runAsync(ctx.withBranch(branch))
           .blockingSubscribe(
               e -> {
                 emit(e);
                 EventActions a = e.actions();
-                for (String k : a.stateDelta().keySet()) {
-                  if (!a.stateIncrements().containsKey(k)) {
-                    writes.add(k);
+                // The stored event no longer tells an increment from a write: an integer may be
+                // a counter that concurrent branches add to, so only other values are compared.
+                for (Map.Entry<String, @Nullable Object> d : a.stateDelta().entrySet()) {
+                  if (!a.stateIncrements().containsKey(d.getKey()) && !integral(d.getValue())) {
+                    writes.add(d.getKey());
                   }
                 }
                 if (e.hasPendingLongRunningToolCall()) {
@@ -602,6 +606,124 @@ final class Engine {
       }
       return Completion.done(node.name());
     }
+  }
+
+  // ---------------------------------------------------------------- undoing an agent node's
+  // attempt
+
+  /**
+   * Before an agent node runs: if an earlier attempt of it in this run stored events with state
+   * writes and did not finish (its process died, or it failed and is retried), appends one event
+   * that undoes those writes, so the node's writes take effect once, from the attempt that
+   * finishes. The attempt's events stay in the history, each write in its own event's delta.
+   *
+   * <p>What the attempt wrote is read from the stored events: those on the node's branch (or below
+   * it), not the workflow's own, after the run's start, the node's last {@code waiting} or {@code
+   * undone} record. A key whose values were integers (a counter, or a number written) is undone by
+   * incrementing it by minus what the attempt added (each of its events' value minus the value
+   * before it in the history), so increments of concurrent branches are kept; any other key gets
+   * back the value the history had before the attempt's first write (removed if none). A counter
+   * the attempt created and nobody else wrote is removed.
+   *
+   * <p>Returns the branch the node's agent runs on: the node's path for its first attempt, {@code
+   * path@n} for the attempt after the {@code (n-1)}th undo, so that the model of the new attempt
+   * does not see the undone attempt's events (a sibling branch, not a descendant, of theirs).
+   */
+  private String undoUnfinishedAttempt(String path) {
+    List<Event> events = ctx.session().events();
+    String recordKey = Workflow.RECORD_PREFIX + path;
+    int since = -1;
+    int undone = 0;
+    for (int i = 0; i < events.size(); i++) {
+      Event e = events.get(i);
+      if (!workflow.name().equals(e.author())) {
+        continue;
+      }
+      Map<String, @Nullable Object> delta = e.actions().stateDelta();
+      if ((since < 0 && isOfThisRun(delta.get(runKey))) || isOfThisRun(delta.get(recordKey))) {
+        since = i;
+      }
+      if (delta.get(recordKey) instanceof Map<?, ?> r
+          && isOfThisRun(r)
+          && UNDONE.equals(r.get("status"))) {
+        undone++;
+      }
+    }
+    if (since < 0) {
+      return path;
+    }
+    Map<String, @Nullable Object> last = new HashMap<>(); // the history's value of each key
+    Map<String, @Nullable Object> before = new LinkedHashMap<>(); // before the attempt wrote it
+    Map<String, Long> added = new HashMap<>(); // what the attempt added to an integer key
+    Set<String> notIntegral = new java.util.HashSet<>();
+    Set<String> otherWriters = new java.util.HashSet<>();
+    for (int i = 0; i < events.size(); i++) {
+      Event e = events.get(i);
+      boolean attempt = i > since && onBranch(e, path);
+      for (Map.Entry<String, @Nullable Object> d : e.actions().stateDelta().entrySet()) {
+        String k = d.getKey();
+        Object v = d.getValue();
+        Object prev = last.get(k);
+        if (attempt && !k.startsWith(State.TEMP_PREFIX) && !k.startsWith(Workflow.RECORD_PREFIX)) {
+          if (!before.containsKey(k)) {
+            before.put(k, prev);
+          }
+          if (integral(v) && (prev == null || integral(prev))) {
+            long p = prev == null ? 0L : ((Number) prev).longValue();
+            added.merge(k, ((Number) v).longValue() - p, Long::sum);
+          } else {
+            notIntegral.add(k);
+          }
+        } else if (!attempt && before.containsKey(k)) {
+          otherWriters.add(k);
+        }
+        last.put(k, v);
+      }
+    }
+    if (before.isEmpty()) {
+      return attemptBranch(path, undone);
+    }
+    EventActions.Builder undo = EventActions.builder();
+    for (Map.Entry<String, @Nullable Object> b : before.entrySet()) {
+      String k = b.getKey();
+      Object prior = b.getValue();
+      if (notIntegral.contains(k)) {
+        undo.putState(k, prior);
+      } else if (prior == null && !otherWriters.contains(k)) {
+        undo.removeState(k);
+      } else {
+        long amount = added.getOrDefault(k, 0L);
+        if (amount != 0) {
+          undo.incrementState(k, -amount);
+        }
+      }
+    }
+    Map<String, Object> rec = record(UNDONE);
+    rec.put("keys", List.copyOf(before.keySet()));
+    log.debug("Workflow '{}' undoes the unfinished attempt of node '{}'", workflow.name(), path);
+    appendRecord(path, rec, Map.of(), undo.build());
+    return attemptBranch(path, undone + 1);
+  }
+
+  private static String attemptBranch(String path, int undone) {
+    return undone == 0 ? path : path + "@" + (undone + 1);
+  }
+
+  private boolean isOfThisRun(@Nullable Object record) {
+    return record instanceof Map<?, ?> r && runId != null && runId.equals(r.get("run"));
+  }
+
+  /** Whether {@code e} is an event of the agent of the node at {@code path}. */
+  private boolean onBranch(Event e, String path) {
+    if (workflow.name().equals(e.author()) || "user".equals(e.author())) {
+      return false;
+    }
+    String b = e.branch().orElse("");
+    return b.equals(path) || b.startsWith(path + ".") || b.startsWith(path + "@");
+  }
+
+  private static boolean integral(@Nullable Object v) {
+    return v instanceof Integer || v instanceof Long || v instanceof Short || v instanceof Byte;
   }
 
   // ---------------------------------------------------------------- records and events

@@ -41,8 +41,9 @@ import org.jspecify.annotations.Nullable;
  * stored events, never kept in memory. A run of this workflow on a session whose last run of it did
  * not end (the process died, the lease was lost, a node paused for a person) continues that run:
  * finished nodes are not run again, the others run (a node that was running when the process died
- * runs again: at least once for its external effects, exactly once for its state writes). See
- * {@code docs/workflows.md}.
+ * runs again: at least once for its external effects, exactly once for its state writes; an agent
+ * node's writes of an unfinished attempt, stored as it went, are undone first). See {@code
+ * docs/workflows.md}.
  *
  * <p>Immutable; thread-safe; one instance may serve many invocations at once.
  */
