@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -29,6 +30,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -391,7 +393,10 @@ final class Engine {
       RetryConfig retry = node.retry();
       for (int attempt = 1; ; attempt++) {
         try {
-          return attempt(node, path, input, attempt);
+          java.time.Duration timeout = node.timeout().orElse(null);
+          return timeout == null
+              ? attempt(node, path, input, attempt)
+              : attemptWithin(node, path, input, attempt, timeout);
         } catch (NodeStateConflictException e) {
           throw new NodeFailure(path, e);
         } catch (NodeFailure e) {
@@ -420,8 +425,80 @@ final class Engine {
               attempt,
               retry.maxAttempts(),
               e.getClass().getName());
-          sleep(retry.delayBefore(attempt + 1));
+          await(retry.delayBefore(attempt + 1));
         }
+      }
+    }
+
+    /**
+     * Runs one attempt on a thread of its own and waits for it at most {@code timeout} (measured by
+     * the workflow's scheduler). Over it, the attempt is cancelled (its thread interrupted, an
+     * agent's run disposed; its completion can no longer be appended) and a {@link
+     * TimeoutException} naming the node is thrown, which the retry policy sees as any error. An
+     * agent node's attempt is waited for until it has stopped, so the next attempt undoes all it
+     * stored.
+     */
+    private Completion attemptWithin(
+        Node node, String path, @Nullable Object input, int n, java.time.Duration timeout)
+        throws Exception {
+      Attempt token = new Attempt();
+      java.util.concurrent.CompletableFuture<Completion> result =
+          new java.util.concurrent.CompletableFuture<>();
+      java.util.concurrent.CountDownLatch ended = new java.util.concurrent.CountDownLatch(1);
+      Runnable task =
+          () -> {
+            token.started(Thread.currentThread());
+            CURRENT.set(token);
+            try {
+              result.complete(attempt(node, path, input, n));
+            } catch (Throwable t) {
+              if (token.claim()) {
+                result.completeExceptionally(t);
+              }
+            } finally {
+              CURRENT.remove();
+              token.finished();
+              ended.countDown();
+            }
+          };
+      try {
+        executor.execute(task);
+      } catch (RejectedExecutionException e) {
+        Thread t = new Thread(task, "adk4j-workflow-attempt");
+        t.setDaemon(true);
+        t.start();
+      }
+      java.util.concurrent.ScheduledFuture<?> timer =
+          workflow
+              .scheduler()
+              .schedule(
+                  () -> {
+                    if (token.claim()) {
+                      result.completeExceptionally(
+                          new TimeoutException(
+                              "Node '"
+                                  + node.name()
+                                  + "' of workflow '"
+                                  + graph.workflow()
+                                  + "' timed out after "
+                                  + timeout
+                                  + " (attempt "
+                                  + n
+                                  + ")"));
+                      token.cancel();
+                    }
+                  },
+                  timeout.toNanos(),
+                  TimeUnit.NANOSECONDS);
+      try {
+        return result.get();
+      } catch (java.util.concurrent.ExecutionException e) {
+        if (e.getCause() instanceof TimeoutException && node.agentOrNull() != null) {
+          ended.await();
+        }
+        throw sneaky(e.getCause() == null ? e : e.getCause());
+      } finally {
+        timer.cancel(false);
       }
     }
 
@@ -479,30 +556,56 @@ final class Engine {
       boolean[] waiting = {false};
       String[] text = {null};
       Throwable[] failure = {null};
-      agent
-          .runAsync(ctx.withBranch(branch))
-          .blockingSubscribe(
-              e -> {
-                emit(e);
-                EventActions a = e.actions();
-                // The stored event no longer tells an increment from a write: an integer may be
-                // a counter that concurrent branches add to, so only other values are compared.
-                for (Map.Entry<String, @Nullable Object> d : a.stateDelta().entrySet()) {
-                  if (!a.stateIncrements().containsKey(d.getKey()) && !integral(d.getValue())) {
-                    writes.add(d.getKey());
-                  }
-                }
-                if (e.hasPendingLongRunningToolCall()) {
-                  waiting[0] = true;
-                }
-                if (e.finalResponse() && e.content().isPresent() && !e.partial().orElse(false)) {
-                  String t = e.stringifyContent();
-                  if (!t.isEmpty()) {
-                    text[0] = t;
-                  }
-                }
-              },
-              t -> failure[0] = t);
+      java.util.concurrent.CountDownLatch done = new java.util.concurrent.CountDownLatch(1);
+      io.reactivex.rxjava3.disposables.Disposable run =
+          agent
+              .runAsync(ctx.withBranch(branch))
+              .subscribe(
+                  e -> {
+                    emit(e);
+                    EventActions a = e.actions();
+                    // The stored event no longer tells an increment from a write: an integer may be
+                    // a counter that concurrent branches add to, so only other values are compared.
+                    for (Map.Entry<String, @Nullable Object> d : a.stateDelta().entrySet()) {
+                      if (!a.stateIncrements().containsKey(d.getKey()) && !integral(d.getValue())) {
+                        writes.add(d.getKey());
+                      }
+                    }
+                    if (e.hasPendingLongRunningToolCall()) {
+                      waiting[0] = true;
+                    }
+                    if (e.finalResponse()
+                        && e.content().isPresent()
+                        && !e.partial().orElse(false)) {
+                      String t = e.stringifyContent();
+                      if (!t.isEmpty()) {
+                        text[0] = t;
+                      }
+                    }
+                  },
+                  t -> {
+                    failure[0] = t;
+                    done.countDown();
+                  },
+                  done::countDown);
+      Attempt token = CURRENT.get();
+      if (token != null) {
+        token.onCancel(
+            () -> {
+              run.dispose();
+              done.countDown();
+            });
+      }
+      try {
+        done.await();
+      } catch (InterruptedException e) {
+        run.dispose();
+        Thread.currentThread().interrupt();
+        throw new CancellationException("Node '" + node.name() + "' was interrupted");
+      }
+      if (token != null && token.cancelled()) {
+        throw new CancellationException("Node '" + node.name() + "' was cancelled");
+      }
       if (failure[0] instanceof Exception ex) {
         throw sneaky(ex);
       } else if (failure[0] != null) {
@@ -558,6 +661,10 @@ final class Engine {
 
     private Completion waiting(Node node, String path) {
       synchronized (this) {
+        Attempt token = CURRENT.get();
+        if (token != null && !token.claim()) {
+          throw new CancellationException("Node '" + node.name() + "' timed out");
+        }
         appendRecord(path, record(WAITING), Map.of(), null);
       }
       return Completion.waiting(node.name());
@@ -577,6 +684,10 @@ final class Engine {
       String recordKey = Workflow.RECORD_PREFIX + path;
       Object stored = Json.normalize(recordKey, output);
       synchronized (this) {
+        Attempt token = CURRENT.get();
+        if (token != null && !token.claim()) {
+          throw new CancellationException("Node '" + node.name() + "' timed out");
+        }
         for (String k : writes) {
           String first = writers.get(k);
           if (first != null && !first.equals(node.name()) && !graph.ordered(first, node.name())) {
@@ -824,15 +935,70 @@ final class Engine {
     return String.join(".", names);
   }
 
-  private static void sleep(java.time.Duration d) {
+  /** Waits {@code d} as the workflow's scheduler measures it (a retry's backoff). */
+  private void await(java.time.Duration d) {
     if (d.isZero()) {
       return;
     }
     try {
-      Thread.sleep(d.toMillis());
+      workflow.scheduler().schedule(() -> {}, d.toNanos(), TimeUnit.NANOSECONDS).get();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("Interrupted while waiting to retry a node", e);
+    } catch (java.util.concurrent.ExecutionException e) {
+      throw new IllegalStateException("The workflow's scheduler failed a retry's wait", e);
+    }
+  }
+
+  /** The attempt with a timeout running on this thread, if any. */
+  private static final ThreadLocal<@Nullable Attempt> CURRENT = new ThreadLocal<>();
+
+  /**
+   * One attempt with a timeout: whichever comes first, its completion (or failure) or its timeout,
+   * {@linkplain #claim claims} it; the other then does nothing.
+   */
+  private static final class Attempt {
+    private final java.util.concurrent.atomic.AtomicBoolean claimed =
+        new java.util.concurrent.atomic.AtomicBoolean();
+    private volatile boolean cancelled;
+    private @Nullable Thread thread;
+    private @Nullable Runnable onCancel;
+
+    boolean claim() {
+      return claimed.compareAndSet(false, true);
+    }
+
+    boolean cancelled() {
+      return cancelled;
+    }
+
+    synchronized void started(Thread t) {
+      thread = t;
+      if (cancelled) {
+        t.interrupt(); // timed out before it started
+      }
+    }
+
+    synchronized void finished() {
+      thread = null;
+    }
+
+    synchronized void onCancel(Runnable r) {
+      onCancel = r;
+      if (cancelled) {
+        r.run();
+      }
+    }
+
+    /** Stops the attempt: its agent's run disposed, its thread interrupted (if still in it). */
+    synchronized void cancel() {
+      cancelled = true;
+      if (onCancel != null) {
+        onCancel.run();
+      }
+      if (thread != null) {
+        thread.interrupt();
+      }
     }
   }
 
