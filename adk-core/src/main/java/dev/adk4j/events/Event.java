@@ -45,6 +45,8 @@ public final class Event {
   private final @Nullable String errorMessage;
   private final @Nullable Set<String> longRunningToolIds;
   private final com.google.genai.types.@Nullable GenerateContentResponseUsageMetadata usageMetadata;
+  private final @Nullable Object output;
+  private final @Nullable NodeInfo nodeInfo;
 
   private Event(Builder b) {
     this.id = b.id != null ? b.id : generateEventId();
@@ -59,6 +61,8 @@ public final class Event {
     this.errorCode = b.errorCode;
     this.errorMessage = b.errorMessage;
     this.usageMetadata = b.usageMetadata;
+    this.output = b.output;
+    this.nodeInfo = b.nodeInfo;
     this.longRunningToolIds =
         b.longRunningToolIds == null || b.longRunningToolIds.isEmpty()
             ? null
@@ -95,7 +99,9 @@ public final class Event {
         .errorCode(errorCode)
         .errorMessage(errorMessage)
         .usageMetadata(usageMetadata)
-        .longRunningToolIds(longRunningToolIds);
+        .longRunningToolIds(longRunningToolIds)
+        .output(output)
+        .nodeInfo(nodeInfo);
   }
 
   @JsonProperty("id")
@@ -178,6 +184,25 @@ public final class Event {
   @JsonProperty("longRunningToolIds")
   public Optional<Set<String>> longRunningToolIds() {
     return Optional.ofNullable(longRunningToolIds);
+  }
+
+  /**
+   * The output of the workflow node that produced this event (ADK 2.0's {@code Event.output}): JSON
+   * data (a string, number, boolean, list or map), set on a node's completion event; empty for
+   * other events.
+   */
+  @JsonProperty("output")
+  public Optional<Object> output() {
+    return Optional.ofNullable(output);
+  }
+
+  /**
+   * The workflow node that produced this event (ADK 2.0's {@code Event.node_info}): its path from
+   * the root workflow and the run it belongs to; empty for events outside a workflow node.
+   */
+  @JsonProperty("nodeInfo")
+  public Optional<NodeInfo> nodeInfo() {
+    return Optional.ofNullable(nodeInfo);
   }
 
   /**
@@ -282,6 +307,8 @@ public final class Event {
         && Objects.equals(errorCode, that.errorCode)
         && Objects.equals(errorMessage, that.errorMessage)
         && Objects.equals(usageMetadata, that.usageMetadata)
+        && Objects.equals(output, that.output)
+        && Objects.equals(nodeInfo, that.nodeInfo)
         && Objects.equals(longRunningToolIds, that.longRunningToolIds);
   }
 
@@ -317,6 +344,8 @@ public final class Event {
     private @Nullable String errorMessage;
     private com.google.genai.types.@Nullable GenerateContentResponseUsageMetadata usageMetadata;
     private @Nullable Set<String> longRunningToolIds;
+    private @Nullable Object output;
+    private @Nullable NodeInfo nodeInfo;
 
     private Builder() {}
 
@@ -407,6 +436,20 @@ public final class Event {
     @JsonProperty("longRunningToolIds")
     public Builder longRunningToolIds(@Nullable Set<String> longRunningToolIds) {
       this.longRunningToolIds = longRunningToolIds;
+      return this;
+    }
+
+    /** The output of the workflow node that produced the event (see the accessor). */
+    @JsonProperty("output")
+    public Builder output(@Nullable Object output) {
+      this.output = output;
+      return this;
+    }
+
+    /** The workflow node that produced the event (see the accessor). */
+    @JsonProperty("nodeInfo")
+    public Builder nodeInfo(@Nullable NodeInfo nodeInfo) {
+      this.nodeInfo = nodeInfo;
       return this;
     }
 

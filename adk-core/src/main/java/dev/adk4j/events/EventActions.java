@@ -44,6 +44,7 @@ public final class EventActions {
   private final Map<String, Long> stateIncrements;
   private final @Nullable EventCompaction compaction;
   private final Map<String, ToolConfirmation> requestedToolConfirmations;
+  private final @Nullable String route;
 
   private EventActions(Builder b) {
     this.stateDelta = frozen(b.stateDelta);
@@ -56,6 +57,7 @@ public final class EventActions {
     this.stateIncrements = frozen(b.stateIncrements);
     this.compaction = b.compaction;
     this.requestedToolConfirmations = frozen(b.requestedToolConfirmations);
+    this.route = b.route;
   }
 
   /**
@@ -93,7 +95,8 @@ public final class EventActions {
         .escalate(escalate)
         .skipSummarization(skipSummarization)
         .rewindBeforeInvocationId(rewindBeforeInvocationId)
-        .compaction(compaction);
+        .compaction(compaction)
+        .route(route);
   }
 
   /** The state changes, unmodifiable: key to new value, or to {@code null} for a removal. */
@@ -175,6 +178,16 @@ public final class EventActions {
     return requestedToolConfirmations;
   }
 
+  /**
+   * The route a workflow node chose (ADK 2.0's {@code EventActions.route}): the outgoing edges
+   * labelled with it are taken. Set on the completion event of a classifier or of a node that chose
+   * a route; empty otherwise.
+   */
+  @JsonProperty("route")
+  public Optional<String> route() {
+    return Optional.ofNullable(route);
+  }
+
   /** Whether these actions do nothing at all. */
   @JsonIgnore
   public boolean isEmpty() {
@@ -186,6 +199,7 @@ public final class EventActions {
         && escalate == null
         && skipSummarization == null
         && rewindBeforeInvocationId == null
+        && route == null
         && requestedToolConfirmations.isEmpty();
   }
 
@@ -236,6 +250,7 @@ public final class EventActions {
             ? other.rewindBeforeInvocationId
             : rewindBeforeInvocationId;
     b.compaction = other.compaction != null ? other.compaction : compaction;
+    b.route = other.route != null ? other.route : route;
     return b.build();
   }
 
@@ -257,6 +272,7 @@ public final class EventActions {
         && Objects.equals(escalate, that.escalate)
         && Objects.equals(skipSummarization, that.skipSummarization)
         && Objects.equals(rewindBeforeInvocationId, that.rewindBeforeInvocationId)
+        && Objects.equals(route, that.route)
         && requestedToolConfirmations.equals(that.requestedToolConfirmations);
   }
 
@@ -272,6 +288,7 @@ public final class EventActions {
         escalate,
         skipSummarization,
         rewindBeforeInvocationId,
+        route,
         requestedToolConfirmations);
   }
 
@@ -329,6 +346,9 @@ public final class EventActions {
     if (!requestedToolConfirmations.isEmpty()) {
       sb.append(", requestedToolConfirmations=").append(requestedToolConfirmations);
     }
+    if (route != null) {
+      sb.append(", route=").append(route);
+    }
     return sb.append('}').toString();
   }
 
@@ -349,6 +369,7 @@ public final class EventActions {
     private @Nullable Boolean escalate;
     private @Nullable Boolean skipSummarization;
     private @Nullable String rewindBeforeInvocationId;
+    private @Nullable String route;
 
     private Builder() {}
 
@@ -507,6 +528,13 @@ public final class EventActions {
           .put(
               Objects.requireNonNull(functionCallId, "functionCallId"),
               Objects.requireNonNull(c, "c"));
+      return this;
+    }
+
+    /** The route a workflow node chose (see the accessor). */
+    @JsonProperty("route")
+    public Builder route(@Nullable String route) {
+      this.route = route;
       return this;
     }
 

@@ -108,6 +108,36 @@ class EventJsonTest {
   }
 
   @Test
+  void workflowNodeFields_roundTripThroughJson_withAdkNames_andAreLeftOutWhenAbsent()
+      throws Exception {
+    Event e =
+        sample().toBuilder()
+            .output(Map.of("team", "billing", "score", 3))
+            .nodeInfo(new NodeInfo("triage/classify", "inv-1/ab12cd34"))
+            .actions(sample().actions().toBuilder().route("billing").build())
+            .build();
+    JsonNode tree = Json.reader().readTree(e.toJson());
+
+    assertThat(tree.get("output").get("team").asText()).isEqualTo("billing");
+    assertThat(tree.get("nodeInfo").get("path").asText()).isEqualTo("triage/classify");
+    assertThat(tree.get("nodeInfo").get("runId").asText()).isEqualTo("inv-1/ab12cd34");
+    assertThat(tree.get("nodeInfo").has("name")).isFalse();
+    assertThat(tree.get("actions").get("route").asText()).isEqualTo("billing");
+    Event back = Event.fromJson(e.toJson());
+    assertThat(back).isEqualTo(e);
+    assertThat(back.nodeInfo().orElseThrow().name()).isEqualTo("classify");
+    assertThat(back.actions().route()).contains("billing");
+    assertThat(back.output()).contains(Map.of("team", "billing", "score", 3));
+    assertThat(back.toBuilder().build()).isEqualTo(e);
+
+    JsonNode plain = Json.reader().readTree(sample().toJson());
+    assertThat(plain.has("output")).isFalse();
+    assertThat(plain.has("nodeInfo")).isFalse();
+    assertThat(plain.get("actions").has("route")).isFalse();
+    assertThat(Event.fromJson(sample().toJson()).output()).isEmpty();
+  }
+
+  @Test
   void compactionEvent_roundTripsThroughJson() {
     EventCompaction compaction =
         new EventCompaction(

@@ -94,5 +94,20 @@ public final class TriageWorkflowExample {
         (Map<String, Object>)
             java.util.Objects.requireNonNull(after.state().get("adk_workflow:triage"));
     t.say("run " + run.get("status") + ", output: " + run.get("output"));
+    // Each node's completion event carries ADK 2.0's node fields: nodeInfo (path, run), output
+    // and, for the classifier, actions.route. Sorted by path: concurrent nodes finish in any order.
+    Map<String, String> completions = new TreeMap<>();
+    for (dev.adk4j.events.Event e : after.events()) {
+      e.nodeInfo()
+          .filter(n -> e.output().isPresent() && !n.path().equals("triage"))
+          .ifPresent(
+              n ->
+                  completions.put(
+                      n.path(),
+                      "output "
+                          + e.output().get()
+                          + e.actions().route().map(r -> ", route " + r).orElse("")));
+    }
+    completions.forEach((path, what) -> t.say("node " + path + ": " + what));
   }
 }

@@ -31,14 +31,19 @@ final class AgentGraph {
       if (event.author() != null) {
         lit.add(event.author());
       }
-      // A workflow node's events are on its branch, the node's path (workflow.node...): each
-      // node along the path is lit.
+      // A workflow's own events name their node (nodeInfo, ADK 2.0's node_info: workflow/node);
+      // an agent node's events are on its branch, the node's path (workflow.node...): each node
+      // along the path is lit.
       event
-          .branch()
+          .nodeInfo()
+          .map(n -> n.path().replace('/', '.'))
+          .or(event::branch)
           .ifPresent(
               b -> {
                 String path = "";
                 for (String part : b.split("\\.")) {
+                  part = part.replaceFirst("@\\d+$", ""); // a re-run's branch: node@2
+
                   path = path.isEmpty() ? part : path + "." + part;
                   lit.add("branch:" + path);
                 }

@@ -59,4 +59,19 @@ class AgentGraphTest {
         .contains("\"triage.billing\" [shape=box, label=\"billing\", style=filled")
         .doesNotContain("\"triage.tech\" [shape=box, label=\"tech\", style=filled");
   }
+
+  @Test
+  void aWorkflowEventWithNodeInfo_lightsTheNodeItNames() {
+    Event techDone =
+        Event.builder()
+            .author("triage")
+            .nodeInfo(new dev.adk4j.events.NodeInfo("triage/tech", "run-1"))
+            .build();
+
+    String dot = AgentGraph.dot(triage(), techDone);
+
+    assertThat(dot)
+        .contains("\"triage.tech\" [shape=box, label=\"tech\", style=filled")
+        .doesNotContain("\"triage.billing\" [shape=box, label=\"billing\", style=filled");
+  }
 }

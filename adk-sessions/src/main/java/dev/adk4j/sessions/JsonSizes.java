@@ -131,7 +131,13 @@ final class JsonSizes {
     for (String name : a.artifactDelta().keySet()) {
       n += stringAtMost(name) + 13;
     }
-    n += optional(a.transferToAgent());
+    n += optional(a.transferToAgent()) + optional(a.route());
+    if (e.output().isPresent()) {
+      n += valueAtMost(e.output().get());
+    }
+    if (e.nodeInfo().isPresent()) {
+      n += stringAtMost(e.nodeInfo().get().path()) + stringAtMost(e.nodeInfo().get().runId());
+    }
     if (a.compaction().isPresent()) {
       n += FRAME + contentAtMost(a.compaction().get().compactedContent());
     }

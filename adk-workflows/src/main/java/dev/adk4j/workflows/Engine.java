@@ -8,6 +8,7 @@ import dev.adk4j.agents.InvocationContext;
 import dev.adk4j.agents.ReadonlyContext;
 import dev.adk4j.events.Event;
 import dev.adk4j.events.EventActions;
+import dev.adk4j.events.NodeInfo;
 import dev.adk4j.internal.Json;
 import dev.adk4j.internal.tools.PendingCalls;
 import dev.adk4j.state.ReadonlyState;
@@ -21,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -28,6 +30,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -56,6 +59,7 @@ final class Engine {
   static final String WAITING = "waiting";
   static final String RUNNING = "running";
   static final String FAILED = "failed";
+  static final String UNDONE = "undone";
 
   /** The errorCode of the event that ends a run whose node failed. */
   static final String NODE_FAILED = "WORKFLOW_NODE_FAILED";
@@ -120,7 +124,7 @@ final class Engine {
     }
     Map<String, Object> done = runRecord(DONE);
     done.put("output", outcome.output);
-    emit(ctx.persist(newEvent(rootPath).actions(endActions(done)).build()));
+    emit(ctx.persist(newEvent(rootPath).output(outcome.output).actions(endActions(done)).build()));
   }
 
   /** The run's end: its record, and every node record of the run removed from state. */
@@ -389,7 +393,10 @@ final class Engine {
       RetryConfig retry = node.retry();
       for (int attempt = 1; ; attempt++) {
         try {
-          return attempt(node, path, input, attempt);
+          java.time.Duration timeout = node.timeout().orElse(null);
+          return timeout == null
+              ? attempt(node, path, input, attempt)
+              : attemptWithin(node, path, input, attempt, timeout);
         } catch (NodeStateConflictException e) {
           throw new NodeFailure(path, e);
         } catch (NodeFailure e) {
@@ -418,8 +425,80 @@ final class Engine {
               attempt,
               retry.maxAttempts(),
               e.getClass().getName());
-          sleep(retry.delayBefore(attempt + 1));
+          await(retry.delayBefore(attempt + 1));
         }
+      }
+    }
+
+    /**
+     * Runs one attempt on a thread of its own and waits for it at most {@code timeout} (measured by
+     * the workflow's scheduler). Over it, the attempt is cancelled (its thread interrupted, an
+     * agent's run disposed; its completion can no longer be appended) and a {@link
+     * TimeoutException} naming the node is thrown, which the retry policy sees as any error. An
+     * agent node's attempt is waited for until it has stopped, so the next attempt undoes all it
+     * stored.
+     */
+    private Completion attemptWithin(
+        Node node, String path, @Nullable Object input, int n, java.time.Duration timeout)
+        throws Exception {
+      Attempt token = new Attempt();
+      java.util.concurrent.CompletableFuture<Completion> result =
+          new java.util.concurrent.CompletableFuture<>();
+      java.util.concurrent.CountDownLatch ended = new java.util.concurrent.CountDownLatch(1);
+      Runnable task =
+          () -> {
+            token.started(Thread.currentThread());
+            CURRENT.set(token);
+            try {
+              result.complete(attempt(node, path, input, n));
+            } catch (Throwable t) {
+              if (token.claim()) {
+                result.completeExceptionally(t);
+              }
+            } finally {
+              CURRENT.remove();
+              token.finished();
+              ended.countDown();
+            }
+          };
+      try {
+        executor.execute(task);
+      } catch (RejectedExecutionException e) {
+        Thread t = new Thread(task, "adk4j-workflow-attempt");
+        t.setDaemon(true);
+        t.start();
+      }
+      java.util.concurrent.ScheduledFuture<?> timer =
+          workflow
+              .scheduler()
+              .schedule(
+                  () -> {
+                    if (token.claim()) {
+                      result.completeExceptionally(
+                          new TimeoutException(
+                              "Node '"
+                                  + node.name()
+                                  + "' of workflow '"
+                                  + graph.workflow()
+                                  + "' timed out after "
+                                  + timeout
+                                  + " (attempt "
+                                  + n
+                                  + ")"));
+                      token.cancel();
+                    }
+                  },
+                  timeout.toNanos(),
+                  TimeUnit.NANOSECONDS);
+      try {
+        return result.get();
+      } catch (java.util.concurrent.ExecutionException e) {
+        if (e.getCause() instanceof TimeoutException && node.agentOrNull() != null) {
+          ended.await();
+        }
+        throw sneaky(e.getCause() == null ? e : e.getCause());
+      } finally {
+        timer.cancel(false);
       }
     }
 
@@ -472,32 +551,61 @@ final class Engine {
 
     private Completion runAgent(Node node, String path, @Nullable Object input) {
       BaseAgent agent = java.util.Objects.requireNonNull(node.agentOrNull());
+      String branch = undoUnfinishedAttempt(path);
       Set<String> writes = new LinkedHashSet<>();
       boolean[] waiting = {false};
       String[] text = {null};
       Throwable[] failure = {null};
-      agent
-          .runAsync(ctx.withBranch(path))
-          .blockingSubscribe(
-              e -> {
-                emit(e);
-                EventActions a = e.actions();
-                for (String k : a.stateDelta().keySet()) {
-                  if (!a.stateIncrements().containsKey(k)) {
-                    writes.add(k);
-                  }
-                }
-                if (e.hasPendingLongRunningToolCall()) {
-                  waiting[0] = true;
-                }
-                if (e.finalResponse() && e.content().isPresent() && !e.partial().orElse(false)) {
-                  String t = e.stringifyContent();
-                  if (!t.isEmpty()) {
-                    text[0] = t;
-                  }
-                }
-              },
-              t -> failure[0] = t);
+      java.util.concurrent.CountDownLatch done = new java.util.concurrent.CountDownLatch(1);
+      io.reactivex.rxjava3.disposables.Disposable run =
+          agent
+              .runAsync(ctx.withBranch(branch))
+              .subscribe(
+                  e -> {
+                    emit(e);
+                    EventActions a = e.actions();
+                    // The stored event no longer tells an increment from a write: an integer may be
+                    // a counter that concurrent branches add to, so only other values are compared.
+                    for (Map.Entry<String, @Nullable Object> d : a.stateDelta().entrySet()) {
+                      if (!a.stateIncrements().containsKey(d.getKey()) && !integral(d.getValue())) {
+                        writes.add(d.getKey());
+                      }
+                    }
+                    if (e.hasPendingLongRunningToolCall()) {
+                      waiting[0] = true;
+                    }
+                    if (e.finalResponse()
+                        && e.content().isPresent()
+                        && !e.partial().orElse(false)) {
+                      String t = e.stringifyContent();
+                      if (!t.isEmpty()) {
+                        text[0] = t;
+                      }
+                    }
+                  },
+                  t -> {
+                    failure[0] = t;
+                    done.countDown();
+                  },
+                  done::countDown);
+      Attempt token = CURRENT.get();
+      if (token != null) {
+        token.onCancel(
+            () -> {
+              run.dispose();
+              done.countDown();
+            });
+      }
+      try {
+        done.await();
+      } catch (InterruptedException e) {
+        run.dispose();
+        Thread.currentThread().interrupt();
+        throw new CancellationException("Node '" + node.name() + "' was interrupted");
+      }
+      if (token != null && token.cancelled()) {
+        throw new CancellationException("Node '" + node.name() + "' was cancelled");
+      }
       if (failure[0] instanceof Exception ex) {
         throw sneaky(ex);
       } else if (failure[0] != null) {
@@ -553,6 +661,10 @@ final class Engine {
 
     private Completion waiting(Node node, String path) {
       synchronized (this) {
+        Attempt token = CURRENT.get();
+        if (token != null && !token.claim()) {
+          throw new CancellationException("Node '" + node.name() + "' timed out");
+        }
         appendRecord(path, record(WAITING), Map.of(), null);
       }
       return Completion.waiting(node.name());
@@ -572,6 +684,10 @@ final class Engine {
       String recordKey = Workflow.RECORD_PREFIX + path;
       Object stored = Json.normalize(recordKey, output);
       synchronized (this) {
+        Attempt token = CURRENT.get();
+        if (token != null && !token.claim()) {
+          throw new CancellationException("Node '" + node.name() + "' timed out");
+        }
         for (String k : writes) {
           String first = writers.get(k);
           if (first != null && !first.equals(node.name()) && !graph.ordered(first, node.name())) {
@@ -601,6 +717,124 @@ final class Engine {
       }
       return Completion.done(node.name());
     }
+  }
+
+  // ---------------------------------------------------------------- undoing an agent node's
+  // attempt
+
+  /**
+   * Before an agent node runs: if an earlier attempt of it in this run stored events with state
+   * writes and did not finish (its process died, or it failed and is retried), appends one event
+   * that undoes those writes, so the node's writes take effect once, from the attempt that
+   * finishes. The attempt's events stay in the history, each write in its own event's delta.
+   *
+   * <p>What the attempt wrote is read from the stored events: those on the node's branch (or below
+   * it), not the workflow's own, after the run's start, the node's last {@code waiting} or {@code
+   * undone} record. A key whose values were integers (a counter, or a number written) is undone by
+   * incrementing it by minus what the attempt added (each of its events' value minus the value
+   * before it in the history), so increments of concurrent branches are kept; any other key gets
+   * back the value the history had before the attempt's first write (removed if none). A counter
+   * the attempt created and nobody else wrote is removed.
+   *
+   * <p>Returns the branch the node's agent runs on: the node's path for its first attempt, {@code
+   * path@n} for the attempt after the {@code (n-1)}th undo, so that the model of the new attempt
+   * does not see the undone attempt's events (a sibling branch, not a descendant, of theirs).
+   */
+  private String undoUnfinishedAttempt(String path) {
+    List<Event> events = ctx.session().events();
+    String recordKey = Workflow.RECORD_PREFIX + path;
+    int since = -1;
+    int undone = 0;
+    for (int i = 0; i < events.size(); i++) {
+      Event e = events.get(i);
+      if (!workflow.name().equals(e.author())) {
+        continue;
+      }
+      Map<String, @Nullable Object> delta = e.actions().stateDelta();
+      if ((since < 0 && isOfThisRun(delta.get(runKey))) || isOfThisRun(delta.get(recordKey))) {
+        since = i;
+      }
+      if (delta.get(recordKey) instanceof Map<?, ?> r
+          && isOfThisRun(r)
+          && UNDONE.equals(r.get("status"))) {
+        undone++;
+      }
+    }
+    if (since < 0) {
+      return path;
+    }
+    Map<String, @Nullable Object> last = new HashMap<>(); // the history's value of each key
+    Map<String, @Nullable Object> before = new LinkedHashMap<>(); // before the attempt wrote it
+    Map<String, Long> added = new HashMap<>(); // what the attempt added to an integer key
+    Set<String> notIntegral = new java.util.HashSet<>();
+    Set<String> otherWriters = new java.util.HashSet<>();
+    for (int i = 0; i < events.size(); i++) {
+      Event e = events.get(i);
+      boolean attempt = i > since && onBranch(e, path);
+      for (Map.Entry<String, @Nullable Object> d : e.actions().stateDelta().entrySet()) {
+        String k = d.getKey();
+        Object v = d.getValue();
+        Object prev = last.get(k);
+        if (attempt && !k.startsWith(State.TEMP_PREFIX) && !k.startsWith(Workflow.RECORD_PREFIX)) {
+          if (!before.containsKey(k)) {
+            before.put(k, prev);
+          }
+          if (integral(v) && (prev == null || integral(prev))) {
+            long p = prev == null ? 0L : ((Number) prev).longValue();
+            added.merge(k, ((Number) v).longValue() - p, Long::sum);
+          } else {
+            notIntegral.add(k);
+          }
+        } else if (!attempt && before.containsKey(k)) {
+          otherWriters.add(k);
+        }
+        last.put(k, v);
+      }
+    }
+    if (before.isEmpty()) {
+      return attemptBranch(path, undone);
+    }
+    EventActions.Builder undo = EventActions.builder();
+    for (Map.Entry<String, @Nullable Object> b : before.entrySet()) {
+      String k = b.getKey();
+      Object prior = b.getValue();
+      if (notIntegral.contains(k)) {
+        undo.putState(k, prior);
+      } else if (prior == null && !otherWriters.contains(k)) {
+        undo.removeState(k);
+      } else {
+        long amount = added.getOrDefault(k, 0L);
+        if (amount != 0) {
+          undo.incrementState(k, -amount);
+        }
+      }
+    }
+    Map<String, Object> rec = record(UNDONE);
+    rec.put("keys", List.copyOf(before.keySet()));
+    log.debug("Workflow '{}' undoes the unfinished attempt of node '{}'", workflow.name(), path);
+    appendRecord(path, rec, Map.of(), undo.build());
+    return attemptBranch(path, undone + 1);
+  }
+
+  private static String attemptBranch(String path, int undone) {
+    return undone == 0 ? path : path + "@" + (undone + 1);
+  }
+
+  private boolean isOfThisRun(@Nullable Object record) {
+    return record instanceof Map<?, ?> r && runId != null && runId.equals(r.get("run"));
+  }
+
+  /** Whether {@code e} is an event of the agent of the node at {@code path}. */
+  private boolean onBranch(Event e, String path) {
+    if (workflow.name().equals(e.author()) || "user".equals(e.author())) {
+      return false;
+    }
+    String b = e.branch().orElse("");
+    return b.equals(path) || b.startsWith(path + ".") || b.startsWith(path + "@");
+  }
+
+  private static boolean integral(@Nullable Object v) {
+    return v instanceof Integer || v instanceof Long || v instanceof Short || v instanceof Byte;
   }
 
   // ---------------------------------------------------------------- records and events
@@ -640,13 +874,26 @@ final class Engine {
     EventActions.Builder b = nodeActions == null ? EventActions.builder() : nodeActions.toBuilder();
     extra.forEach(b::putState);
     b.putState(Workflow.RECORD_PREFIX + path, record);
-    Event stored = ctx.persist(newEvent(path).actions(b.build()).build());
+    if (record.get("route") instanceof String route) {
+      b.route(route);
+    }
+    Event stored =
+        ctx.persist(
+            newEvent(path)
+                .output(DONE.equals(record.get("status")) ? record.get("output") : null)
+                .actions(b.build())
+                .build());
     records.put(path, record);
     emit(stored);
   }
 
-  private Event.Builder newEvent(String branch) {
-    return Event.builder().invocationId(ctx.invocationId()).author(workflow.name()).branch(branch);
+  /** An event of the workflow on {@code path}'s branch, with the node's info (ADK's node_info). */
+  private Event.Builder newEvent(String path) {
+    return Event.builder()
+        .invocationId(ctx.invocationId())
+        .author(workflow.name())
+        .branch(path)
+        .nodeInfo(new NodeInfo(path.replace('.', '/'), runId));
   }
 
   private void emit(Event e) {
@@ -688,15 +935,70 @@ final class Engine {
     return String.join(".", names);
   }
 
-  private static void sleep(java.time.Duration d) {
+  /** Waits {@code d} as the workflow's scheduler measures it (a retry's backoff). */
+  private void await(java.time.Duration d) {
     if (d.isZero()) {
       return;
     }
     try {
-      Thread.sleep(d.toMillis());
+      workflow.scheduler().schedule(() -> {}, d.toNanos(), TimeUnit.NANOSECONDS).get();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("Interrupted while waiting to retry a node", e);
+    } catch (java.util.concurrent.ExecutionException e) {
+      throw new IllegalStateException("The workflow's scheduler failed a retry's wait", e);
+    }
+  }
+
+  /** The attempt with a timeout running on this thread, if any. */
+  private static final ThreadLocal<@Nullable Attempt> CURRENT = new ThreadLocal<>();
+
+  /**
+   * One attempt with a timeout: whichever comes first, its completion (or failure) or its timeout,
+   * {@linkplain #claim claims} it; the other then does nothing.
+   */
+  private static final class Attempt {
+    private final java.util.concurrent.atomic.AtomicBoolean claimed =
+        new java.util.concurrent.atomic.AtomicBoolean();
+    private volatile boolean cancelled;
+    private @Nullable Thread thread;
+    private @Nullable Runnable onCancel;
+
+    boolean claim() {
+      return claimed.compareAndSet(false, true);
+    }
+
+    boolean cancelled() {
+      return cancelled;
+    }
+
+    synchronized void started(Thread t) {
+      thread = t;
+      if (cancelled) {
+        t.interrupt(); // timed out before it started
+      }
+    }
+
+    synchronized void finished() {
+      thread = null;
+    }
+
+    synchronized void onCancel(Runnable r) {
+      onCancel = r;
+      if (cancelled) {
+        r.run();
+      }
+    }
+
+    /** Stops the attempt: its agent's run disposed, its thread interrupted (if still in it). */
+    synchronized void cancel() {
+      cancelled = true;
+      if (onCancel != null) {
+        onCancel.run();
+      }
+      if (thread != null) {
+        thread.interrupt();
+      }
     }
   }
 

@@ -46,6 +46,7 @@ public final class Node {
   private final int maxIterations;
   private final @Nullable Predicate<ReadonlyState> until;
   private final RetryConfig retry;
+  private final java.time.@Nullable Duration timeout;
 
   private Node(
       String name,
@@ -57,6 +58,20 @@ public final class Node {
       int maxIterations,
       @Nullable Predicate<ReadonlyState> until,
       RetryConfig retry) {
+    this(name, kind, agent, function, inputType, outputType, maxIterations, until, retry, null);
+  }
+
+  private Node(
+      String name,
+      Kind kind,
+      @Nullable BaseAgent agent,
+      @Nullable NodeFunction<Object, ?> function,
+      Class<?> inputType,
+      Class<?> outputType,
+      int maxIterations,
+      @Nullable Predicate<ReadonlyState> until,
+      RetryConfig retry,
+      java.time.@Nullable Duration timeout) {
     Objects.requireNonNull(name, "name");
     if (agent == null && !NAME.matcher(name).matches()) {
       throw new IllegalArgumentException(
@@ -74,6 +89,7 @@ public final class Node {
     this.maxIterations = maxIterations;
     this.until = until;
     this.retry = Objects.requireNonNull(retry, "retry");
+    this.timeout = timeout;
   }
 
   /** A node that runs {@code agent}; named like the agent. Its output is its final text. */
@@ -195,7 +211,41 @@ public final class Node {
   /** This node with {@code retry} as its retry policy (none by default). */
   public Node withRetry(RetryConfig retry) {
     return new Node(
-        name, kind, agent, function, inputType, outputType, maxIterations, until, retry);
+        name, kind, agent, function, inputType, outputType, maxIterations, until, retry, timeout);
+  }
+
+  /**
+   * This node with a deadline per attempt (ADK's node {@code timeout}; none by default): an attempt
+   * still running {@code timeout} after it started is cancelled (its thread interrupted, an agent's
+   * run stopped; what it would still write is not stored) and fails with a {@link
+   * java.util.concurrent.TimeoutException} naming the node, which the node's {@link RetryConfig}
+   * retries or not as any error. Time is measured by the workflow's {@linkplain
+   * Workflow.Builder#scheduler scheduler}.
+   *
+   * @throws IllegalArgumentException if {@code timeout} is not positive, or this is a join, a loop
+   *     or a nested workflow (give their nodes timeouts)
+   */
+  public Node withTimeout(java.time.Duration timeout) {
+    Objects.requireNonNull(timeout, "timeout");
+    if (timeout.isNegative() || timeout.isZero()) {
+      throw new IllegalArgumentException(
+          "Node '" + name + "' needs a positive timeout, got " + timeout);
+    }
+    if (kind == Kind.JOIN || kind == Kind.LOOP || agent instanceof Workflow) {
+      throw new IllegalArgumentException(
+          "Node '"
+              + name
+              + "' is a "
+              + (agent instanceof Workflow ? "nested workflow" : type())
+              + ": timeouts apply to function, classifier and agent nodes; give its nodes one");
+    }
+    return new Node(
+        name, kind, agent, function, inputType, outputType, maxIterations, until, retry, timeout);
+  }
+
+  /** The deadline of each attempt, if any (see {@link #withTimeout}). */
+  public java.util.Optional<java.time.Duration> timeout() {
+    return java.util.Optional.ofNullable(timeout);
   }
 
   public String name() {

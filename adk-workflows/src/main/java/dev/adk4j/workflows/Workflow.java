@@ -13,6 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.Predicate;
 import org.jspecify.annotations.Nullable;
 
@@ -41,8 +42,9 @@ import org.jspecify.annotations.Nullable;
  * stored events, never kept in memory. A run of this workflow on a session whose last run of it did
  * not end (the process died, the lease was lost, a node paused for a person) continues that run:
  * finished nodes are not run again, the others run (a node that was running when the process died
- * runs again: at least once for its external effects, exactly once for its state writes). See
- * {@code docs/workflows.md}.
+ * runs again: at least once for its external effects, exactly once for its state writes; an agent
+ * node's writes of an unfinished attempt, stored as it went, are undone first). See {@code
+ * docs/workflows.md}.
  *
  * <p>Immutable; thread-safe; one instance may serve many invocations at once.
  */
@@ -55,15 +57,36 @@ public final class Workflow extends BaseAgent implements ResumesThroughChildren 
   public static final String RECORD_PREFIX = "adk_workflow:";
 
   private final Graph graph;
+  private final ScheduledExecutorService scheduler;
 
   private Workflow(
       String name,
       @Nullable String description,
       List<Callbacks.BeforeAgentCallback> before,
       List<Callbacks.AfterAgentCallback> after,
-      Graph graph) {
+      Graph graph,
+      ScheduledExecutorService scheduler) {
     super(name, description, graph.agents(), before, after);
     this.graph = graph;
+    this.scheduler = scheduler;
+  }
+
+  /** Daemon timer thread shared by workflows built without a scheduler. */
+  private static final class SharedScheduler {
+    static final ScheduledExecutorService INSTANCE = newScheduler();
+
+    private static ScheduledExecutorService newScheduler() {
+      java.util.concurrent.ScheduledThreadPoolExecutor s =
+          new java.util.concurrent.ScheduledThreadPoolExecutor(
+              1,
+              r -> {
+                Thread t = new Thread(r, "adk4j-workflow-timer");
+                t.setDaemon(true);
+                return t;
+              });
+      s.setRemoveOnCancelPolicy(true);
+      return s;
+    }
   }
 
   public static Builder builder() {
@@ -84,6 +107,11 @@ public final class Workflow extends BaseAgent implements ResumesThroughChildren 
     return graph;
   }
 
+  /** What measures retry backoffs and node timeouts. */
+  ScheduledExecutorService scheduler() {
+    return scheduler;
+  }
+
   @Override
   protected Flowable<Event> runAsyncImpl(InvocationContext context) {
     return Flowable.create(
@@ -98,8 +126,19 @@ public final class Workflow extends BaseAgent implements ResumesThroughChildren 
   public static final class Builder extends BaseAgent.Builder<Builder> {
     private final Map<String, Node> nodes = new LinkedHashMap<>();
     private final List<Edge> edges = new ArrayList<>();
+    private @Nullable ScheduledExecutorService scheduler;
 
     private Builder() {}
+
+    /**
+     * The scheduler that measures the waits between a node's retries and its timeouts (default: a
+     * daemon timer thread shared by all workflows). Tests give one whose clock they advance, so
+     * that backoffs and timeouts pass without waiting; the workflow never shuts it down.
+     */
+    public Builder scheduler(ScheduledExecutorService scheduler) {
+      this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
+      return this;
+    }
 
     /** Adds nodes; adding a node again (or another agent node of the same agent) is a no-op. */
     public Builder nodes(Node... nodes) {
@@ -164,7 +203,13 @@ public final class Workflow extends BaseAgent implements ResumesThroughChildren 
     public Workflow build() {
       String wf = requireName();
       Graph graph = Graph.of(wf, nodes, edges, subAgents);
-      return new Workflow(wf, description, beforeAgentCallbacks, afterAgentCallbacks, graph);
+      return new Workflow(
+          wf,
+          description,
+          beforeAgentCallbacks,
+          afterAgentCallbacks,
+          graph,
+          scheduler == null ? SharedScheduler.INSTANCE : scheduler);
     }
   }
 

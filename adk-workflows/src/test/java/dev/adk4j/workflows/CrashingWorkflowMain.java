@@ -1,10 +1,20 @@
 package dev.adk4j.workflows;
 
+import com.google.genai.types.FunctionDeclaration;
+import dev.adk4j.agents.InvocationContext;
+import dev.adk4j.agents.LlmAgent;
 import dev.adk4j.agents.RunConfig;
+import dev.adk4j.events.Event;
+import dev.adk4j.plugins.BasePlugin;
 import dev.adk4j.runner.Runner;
 import dev.adk4j.sessions.DatabaseSessionConfig;
 import dev.adk4j.sessions.DatabaseSessionService;
+import dev.adk4j.testing.ScriptedLlm;
 import dev.adk4j.testsupport.Contents;
+import dev.adk4j.tools.BaseTool;
+import dev.adk4j.tools.ToolContext;
+import io.reactivex.rxjava3.core.Maybe;
+import io.reactivex.rxjava3.core.Single;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -14,16 +24,20 @@ import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
- * The 6-node workflow of {@link WorkflowCrashTest} (intake, three concurrent enrichments, a join, a
- * summary), and the second JVM's main: it runs the workflow on a database and, when a node reaches
- * the kill point it was given, prints {@value #KILL_POINT} and waits to be killed.
+ * The 6-node workflow of {@link WorkflowCrashTest} (intake, three concurrent enrichments, the third
+ * an agent node, a join, a summary), and the second JVM's main: it runs the workflow on a database
+ * and, when a node reaches the kill point it was given, prints {@value #KILL_POINT} and waits to be
+ * killed.
  *
  * <p>Every function node first appends its name to a log file (its external effect, at least once),
  * then writes state; a kill point {@code start:<node>} is right after that line (a node boundary:
  * the nodes before it have stored their completion), {@code mid:<node>} after the node's state
- * writes (in the middle of the node: its writes are in memory only).
+ * writes (in the middle of the node: its writes are in memory only). The agent node's points are in
+ * its model ({@link #slaAgent}), and {@code end} is after the last node's completion, before the
+ * run's end ({@link EndKillPoint}).
  */
 public final class CrashingWorkflowMain {
   static final String KILL_POINT = "KILL-POINT-REACHED";
@@ -36,7 +50,7 @@ public final class CrashingWorkflowMain {
     Node intake = step("intake", log, killPoint, Map.of("ticket", "T-42"));
     Node a = step("enrich_a", log, killPoint, Map.of("customer", "ACME"));
     Node b = step("enrich_b", log, killPoint, Map.of("priority", 2));
-    Node c = step("enrich_c", log, killPoint, Map.of("sla_hours", 24));
+    Node c = Node.agent(slaAgent(log, killPoint));
     Node join = Node.join("gather");
     Node summary =
         Node.function(
@@ -63,6 +77,72 @@ public final class CrashingWorkflowMain {
         .edge(c, join)
         .edge(join, summary)
         .build();
+  }
+
+  /**
+   * The agent node {@code enrich_c}: its model calls the {@code sla} tool (which writes {@code
+   * sla_hours}, reads and rewrites {@code sla_checks}, and counts a completion), then answers. Its
+   * kill points are in its model: {@code start:enrich_c} at the first call, {@code mid:enrich_c} at
+   * the second, once the tool's event (with its writes) is stored.
+   */
+  static LlmAgent slaAgent(Path log, String killPoint) {
+    ScriptedLlm model =
+        ScriptedLlm.builder()
+            .thenAnswer(
+                request -> {
+                  reached("enrich_c", log, killPoint, "start");
+                  return ScriptedLlm.functionCallResponse("sla", Map.of());
+                })
+            .thenAnswer(
+                request -> {
+                  reached("enrich_c", log, killPoint, "mid");
+                  return ScriptedLlm.textResponse("enrich_c ok");
+                })
+            .build();
+    BaseTool sla =
+        new BaseTool("sla", "looks up the SLA") {
+          @Override
+          public Optional<FunctionDeclaration> declaration() {
+            return Optional.of(FunctionDeclaration.builder().name("sla").build());
+          }
+
+          @Override
+          public Single<Map<String, Object>> runAsync(Map<String, Object> args, ToolContext ctx) {
+            return Single.fromCallable(
+                () -> {
+                  ctx.state().put("sla_hours", 24);
+                  int checks = ((Number) ctx.state().getOrDefault("sla_checks", 0)).intValue();
+                  ctx.state().put("sla_checks", checks + 1);
+                  ctx.state().increment("completions", 1);
+                  return Map.of("hours", 24);
+                });
+          }
+        };
+    return LlmAgent.builder().name("enrich_c").model(model).tools(sla).build();
+  }
+
+  /**
+   * Stops for ever at kill point {@code end} when the last node's completion is emitted (it is
+   * stored by then): after it, before the run's end event. Events reach the plugins on the thread
+   * that stored them, so the workflow does not go on.
+   */
+  static final class EndKillPoint extends BasePlugin {
+    private final String killPoint;
+
+    EndKillPoint(String killPoint) {
+      super("end-kill-point");
+      this.killPoint = killPoint;
+    }
+
+    @Override
+    public Maybe<Event> onEventCallback(InvocationContext invocationContext, Event event) {
+      if (killPoint.equals("end")
+          && event.nodeInfo().map(n -> n.path().equals("support/summary")).orElse(false)
+          && event.output().isPresent()) {
+        stopHere(killPoint);
+      }
+      return Maybe.empty();
+    }
   }
 
   private static Node step(String name, Path log, String killPoint, Map<String, Object> writes) {
@@ -94,13 +174,17 @@ public final class CrashingWorkflowMain {
       }
     }
     if (killPoint.equals(where + ":" + node)) {
-      System.out.println(KILL_POINT + " " + killPoint);
-      System.out.flush();
-      try {
-        Thread.sleep(Long.MAX_VALUE);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
+      stopHere(killPoint);
+    }
+  }
+
+  private static void stopHere(String killPoint) {
+    System.out.println(KILL_POINT + " " + killPoint);
+    System.out.flush();
+    try {
+      Thread.sleep(Long.MAX_VALUE);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
   }
 
@@ -117,7 +201,18 @@ public final class CrashingWorkflowMain {
   }
 
   static void run(Workflow wf, DatabaseSessionService sessions, String session, String text) {
-    Runner runner = Runner.builder().agent(wf).appName("app").sessionService(sessions).build();
+    run(wf, sessions, session, text, "none");
+  }
+
+  static void run(
+      Workflow wf, DatabaseSessionService sessions, String session, String text, String point) {
+    Runner runner =
+        Runner.builder()
+            .agent(wf)
+            .appName("app")
+            .sessionService(sessions)
+            .plugins(new EndKillPoint(point))
+            .build();
     List<?> events =
         runner.runAsync("u", session, Contents.user(text), runConfig()).toList().blockingGet();
     if (events.isEmpty()) {
@@ -137,7 +232,8 @@ public final class CrashingWorkflowMain {
       for (int i = 0; i < points.length; i++) {
         String session = "s" + i;
         Workflow wf = workflow(Path.of(args[1]).resolve(session + ".log"), points[i]);
-        Thread t = new Thread(() -> run(wf, sessions, session, "ticket 42"));
+        String point = points[i];
+        Thread t = new Thread(() -> run(wf, sessions, session, "ticket 42", point));
         t.start();
         runs.add(t);
       }

@@ -2,6 +2,8 @@ package dev.adk4j.workflows;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.google.genai.types.FunctionDeclaration;
+import dev.adk4j.agents.LlmAgent;
 import dev.adk4j.agents.RunConfig;
 import dev.adk4j.events.Event;
 import dev.adk4j.runner.InvocationFailedException;
@@ -9,7 +11,11 @@ import dev.adk4j.runner.Runner;
 import dev.adk4j.sessions.BaseSessionService;
 import dev.adk4j.sessions.InMemorySessionService;
 import dev.adk4j.sessions.Session;
+import dev.adk4j.testing.ScriptedLlm;
 import dev.adk4j.testsupport.Contents;
+import dev.adk4j.tools.BaseTool;
+import dev.adk4j.tools.ToolContext;
+import io.reactivex.rxjava3.core.Single;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -21,14 +27,16 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Property: on random small DAGs (seeded: joins, conditional edges that read state), a run
- * interrupted at a random node (the node throws an {@link Error}, as if the process died there) and
- * continued by a fresh {@link Runner} ends with the same state and the same finished nodes as an
- * uninterrupted run, and every node that had finished before the crash ran once.
+ * Property: on random small DAGs (seeded: function and agent nodes, joins, conditional edges that
+ * read state), a run interrupted at a random node (the node throws an {@link Error}, as if the
+ * process died there; an agent node after its tool's writes were stored) and continued by a fresh
+ * {@link Runner} ends with the same state and the same finished nodes as an uninterrupted run, and
+ * every node that had finished before the crash ran once.
  */
 class RandomDagResumeTest {
 
@@ -73,6 +81,8 @@ class RandomDagResumeTest {
       String name = "n" + i;
       if (preds.get(i).size() >= 2) {
         b.node(Node.join(name));
+      } else if (r.nextInt(3) == 0) {
+        b.node(Node.agent(agentNode(name, r.nextInt(100), runs, crashAt)));
       } else {
         int salt = r.nextInt(100);
         b.node(
@@ -111,6 +121,65 @@ class RandomDagResumeTest {
       }
     }
     return b.build();
+  }
+
+  /** How many crashes hit an agent node after its tool's writes were stored, over all seeds. */
+  static final AtomicInteger AGENT_CRASHES = new AtomicInteger();
+
+  @AfterAll
+  static void someSeedsCrashAnAgentNodeAfterItsWritesWereStored() {
+    assertThat(AGENT_CRASHES)
+        .as("seeds whose crash hits an agent node midway")
+        .hasValueGreaterThan(2);
+  }
+
+  /**
+   * An agent node: its model calls a tool that writes {@code k_<name>} and increments {@code
+   * finished}, then answers with the value. A crash in it comes at its second model call, after the
+   * tool's event (with those writes) was stored: the rerun must undo them.
+   */
+  static LlmAgent agentNode(
+      String name, int salt, Map<String, AtomicInteger> runs, Map<String, String> crashAt) {
+    int v = Math.floorMod((name + salt).hashCode(), 100);
+    ScriptedLlm model =
+        ScriptedLlm.answering(
+            request ->
+                ScriptedLlm.functionResponses(request).isEmpty()
+                    ? ScriptedLlm.functionCallResponse("record", Map.of())
+                    : ScriptedLlm.textResponse(String.valueOf(v)));
+    BaseTool record =
+        new BaseTool("record", "records the value") {
+          @Override
+          public Optional<FunctionDeclaration> declaration() {
+            return Optional.of(FunctionDeclaration.builder().name("record").build());
+          }
+
+          @Override
+          public Single<Map<String, Object>> runAsync(Map<String, Object> args, ToolContext ctx) {
+            return Single.fromCallable(
+                () -> {
+                  ctx.state().put("k_" + name, v);
+                  ctx.state().increment("finished", 1);
+                  return Map.of("ok", true);
+                });
+          }
+        };
+    return LlmAgent.builder()
+        .name(name)
+        .model(model)
+        .tools(record)
+        .beforeModelCallbackSync(
+            (ctx, request) -> {
+              String key = ctx.sessionId() + "/" + name;
+              if (ScriptedLlm.functionResponses(request).isEmpty()) {
+                runs.computeIfAbsent(key, k -> new AtomicInteger()).incrementAndGet();
+              } else if (name.equals(crashAt.get(ctx.sessionId())) && runs.get(key).get() == 1) {
+                AGENT_CRASHES.incrementAndGet();
+                throw new Crash();
+              }
+              return Optional.empty();
+            })
+        .build();
   }
 
   @ParameterizedTest

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.google.genai.types.Content;
+import com.google.genai.types.FunctionDeclaration;
 import com.google.genai.types.FunctionResponse;
 import com.google.genai.types.Part;
 import dev.adk4j.agents.LlmAgent;
@@ -15,7 +16,10 @@ import dev.adk4j.sessions.BaseSessionService;
 import dev.adk4j.sessions.Session;
 import dev.adk4j.testing.ScriptedLlm;
 import dev.adk4j.testsupport.Contents;
+import dev.adk4j.tools.BaseTool;
 import dev.adk4j.tools.LongRunningFunctionTool;
+import dev.adk4j.tools.ToolContext;
+import io.reactivex.rxjava3.core.Single;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -165,6 +169,38 @@ abstract class WorkflowContract {
     assertThat(session("s1").state().keySet())
         .filteredOn(k -> k.startsWith("adk_workflow:"))
         .containsExactly("adk_workflow:triage");
+  }
+
+  @Test
+  void nodeEvents_carryAdkNodeInfoOutputAndRoute_asStoredAndReadBack() {
+    run(triage(), "s1b", "my invoice is wrong");
+
+    // Read back from the store: the fields survive the stored event JSON.
+    List<Event> stored = session("s1b").events();
+    Event classified =
+        stored.stream()
+            .filter(e -> e.nodeInfo().map(n -> n.path().equals("triage/classify")).orElse(false))
+            .findFirst()
+            .orElseThrow();
+    assertThat(classified.actions().route()).contains("billing");
+    assertThat(classified.output()).contains("billing");
+    assertThat(classified.nodeInfo().orElseThrow().name()).isEqualTo("classify");
+    String runId = classified.nodeInfo().orElseThrow().runId();
+    assertThat(runId).isNotBlank();
+    Event billing =
+        stored.stream()
+            .filter(e -> e.nodeInfo().map(n -> n.path().equals("triage/billing")).orElse(false))
+            .findFirst()
+            .orElseThrow();
+    assertThat(billing.output()).contains("refund");
+    assertThat(billing.actions().route()).isEmpty();
+    assertThat(billing.nodeInfo().orElseThrow().runId()).isEqualTo(runId);
+    // The run's end is on the workflow's own path and carries the workflow's output.
+    Event end = stored.get(stored.size() - 1);
+    assertThat(end.nodeInfo().orElseThrow().path()).isEqualTo("triage");
+    assertThat(end.output()).contains("refund");
+    // No node of the untaken branch has an event.
+    assertThat(stored).noneMatch(e -> e.nodeInfo().map(n -> n.name().equals("tech")).orElse(false));
   }
 
   @Test
@@ -533,5 +569,114 @@ abstract class WorkflowContract {
     Map<String, Object> run =
         (Map<String, Object>) session("s10").state().get("adk_workflow:review");
     assertThat(run).containsEntry("status", "done");
+  }
+
+  // ---------------------------------------------------------------- agent nodes: exactly-once
+  // writes
+
+  /** A tool that appends to a list (a read-modify-write) and counts its calls (an increment). */
+  static BaseTool recordTool() {
+    return new BaseTool("record", "records a visit") {
+      @Override
+      public Optional<FunctionDeclaration> declaration() {
+        return Optional.of(FunctionDeclaration.builder().name("record").build());
+      }
+
+      @Override
+      public Single<Map<String, Object>> runAsync(Map<String, Object> args, ToolContext ctx) {
+        return Single.fromCallable(
+            () -> {
+              List<Object> visits =
+                  new ArrayList<>((List<?>) ctx.state().getOrDefault("visits", List.of()));
+              visits.add("tally");
+              ctx.state().put("visits", visits);
+              ctx.state().increment("calls", 1);
+              return Map.of("ok", true);
+            });
+      }
+    };
+  }
+
+  Workflow tallying(ScriptedLlm model, RetryConfig retry) {
+    LlmAgent tally =
+        LlmAgent.builder().name("tally").model(model).tools(recordTool()).outputKey("said").build();
+    Node after =
+        Node.function(
+            "after",
+            String.class,
+            String.class,
+            (ctx, in) -> {
+              ctx.state().increment("calls", 10);
+              return in;
+            });
+    return Workflow.builder()
+        .name("tallying")
+        .start(Node.agent(tally).withRetry(retry))
+        .node(after)
+        .edge("tally", "after")
+        .build();
+  }
+
+  @Test
+  void anAgentNodeKilledMidway_isUndoneThenRerun_soItsStateWritesApplyOnce() {
+    ScriptedLlm model =
+        ScriptedLlm.builder()
+            .thenFunctionCall("record", Map.of())
+            .thenError(new Crash("tally")) // the process dies after the tool's event was stored
+            .thenFunctionCall("record", Map.of())
+            .thenText("tallied")
+            .build();
+    Workflow wf = tallying(model, RetryConfig.NONE);
+    assertThatThrownBy(() -> run(wf, "s11", "go")).isInstanceOf(Crash.class);
+    assertThat(session("s11").state())
+        .containsEntry("calls", 1)
+        .containsEntry("visits", List.of("tally"));
+
+    run(wf, "s11", "continue");
+
+    assertThat(session("s11").state())
+        .containsEntry("calls", 11)
+        .containsEntry("visits", List.of("tally"))
+        .containsEntry("said", "tallied");
+    // Each write stays in its own event's delta: the killed attempt's, the undo, the rerun's.
+    List<Event> stored = session("s11").events();
+    assertThat(stored).filteredOn(e -> e.actions().stateDelta().containsKey("visits")).hasSize(3);
+    Event undo =
+        stored.stream()
+            .filter(e -> e.author().equals("tallying"))
+            .filter(e -> e.actions().stateDelta().containsKey("visits"))
+            .findFirst()
+            .orElseThrow();
+    // visits restored to absent; calls, created by the attempt and nobody else, removed
+    assertThat(undo.actions().stateDelta())
+        .containsEntry("visits", null)
+        .containsEntry("calls", null);
+    assertThat(undo.branch()).contains("tallying.tally");
+    // The rerun is on a sibling branch: its model saw none of the undone attempt's events.
+    assertThat(ScriptedLlm.functionResponses(model.request(2))).isEmpty();
+    assertThat(stored)
+        .filteredOn(e -> e.author().equals("tally"))
+        .extracting(e -> e.branch().orElse(""))
+        .containsOnly("tallying.tally", "tallying.tally@2");
+  }
+
+  @Test
+  void anAgentNodeRetriedAfterAFailureMidway_hasItsStateWritesAppliedOnce() {
+    ScriptedLlm model =
+        ScriptedLlm.builder()
+            .thenFunctionCall("record", Map.of())
+            .thenError(new IllegalStateException("model unavailable"))
+            .thenFunctionCall("record", Map.of())
+            .thenText("tallied")
+            .build();
+    Workflow wf = tallying(model, RetryConfig.attempts(2, Duration.ZERO));
+
+    run(wf, "s12", "go");
+
+    assertThat(session("s12").state())
+        .containsEntry("calls", 11)
+        .containsEntry("visits", List.of("tally"))
+        .containsEntry("said", "tallied");
+    model.assertScriptConsumed();
   }
 }

@@ -39,7 +39,11 @@ class WorkflowCrashTest {
 
   @TempDir Path dir;
 
-  /** Every node boundary (before each function node) and the middle of each function node. */
+  /**
+   * Every node boundary (before each node), the middle of each function node and of the agent node
+   * ({@code mid:enrich_c}: its tool's writes are stored, its model not yet answered), and after the
+   * last node's completion, before the run's end ({@code end}).
+   */
   static final List<String> KILL_POINTS =
       List.of(
           "start:intake",
@@ -51,7 +55,8 @@ class WorkflowCrashTest {
           "start:enrich_c",
           "mid:enrich_c",
           "start:summary",
-          "mid:summary");
+          "mid:summary",
+          "end");
 
   @ParameterizedTest(name = "{0}")
   @ValueSource(strings = {"sqlite", "postgres"})
@@ -77,6 +82,15 @@ class WorkflowCrashTest {
         String point = points.get(i);
         Path log = dir.resolve(id + ".log");
         Set<String> finishedBeforeKill = finishedNodes(session(sessions, id));
+        if (point.equals("mid:enrich_c")) {
+          // The agent node's tool event, with its writes, was stored before the kill.
+          assertThat(session(sessions, id).state())
+              .containsEntry("sla_checks", 1)
+              .doesNotContainKey("adk_workflow:support.enrich_c");
+        }
+        if (point.equals("end")) {
+          assertThat(finishedBeforeKill).contains("adk_workflow:support.summary");
+        }
         assertThat(lines(log)).as("the killed JVM reached %s", point).isNotEmpty();
 
         CrashingWorkflowMain.run(
