@@ -120,7 +120,7 @@ public final class A2aServer implements AutoCloseable {
       throw new IllegalStateException(
           "The A2A server of app '" + runner.appName() + "' runs already");
     }
-    HttpServer http = HttpServer.create(new InetSocketAddress(host, port), 0);
+    HttpServer http = dev.adk4j.internal.HttpServers.create(new InetSocketAddress(host, port), 0);
     AtomicInteger threads = new AtomicInteger();
     ExecutorService pool =
         Executors.newCachedThreadPool(

@@ -143,7 +143,7 @@ public final class AdkServer implements AutoCloseable {
             new EvalJudges(b.evalJudge, b.evalJudges));
     this.executor = Executors.newCachedThreadPool(daemonThreads());
     try {
-      this.http = HttpServer.create(new InetSocketAddress(address, b.port), 64);
+      this.http = dev.adk4j.internal.HttpServers.create(new InetSocketAddress(address, b.port), 64);
     } catch (IOException e) {
       closeQuietly(owned);
       evals.close();

@@ -112,7 +112,7 @@ public final class McpAgentServer implements AutoCloseable {
     }
     McpStatelessSyncServer server = spec.build();
     try {
-      HttpServer s = HttpServer.create(new InetSocketAddress(host, port), 0);
+      HttpServer s = dev.adk4j.internal.HttpServers.create(new InetSocketAddress(host, port), 0);
       transport.register(s, "/mcp");
       s.setExecutor(Executors.newCachedThreadPool());
       s.start();
