@@ -209,6 +209,18 @@ public abstract class BaseAgent {
   /** This agent's own work. Events it emits are stored by {@link #runAsync} if not yet stored. */
   protected abstract Flowable<Event> runAsyncImpl(InvocationContext context);
 
+  /**
+   * ADK for Java's live hook, so that a custom agent written for ADK (where it is abstract) keeps
+   * its override. adk4j never calls it: a live run ({@code Runner.runLive}) needs an {@link
+   * LlmAgent} root and runs it through {@link LlmAgent#runLive}. By default it fails with an {@link
+   * UnsupportedOperationException} naming the agent.
+   */
+  protected Flowable<Event> runLiveImpl(InvocationContext context) {
+    return Flowable.error(
+        new UnsupportedOperationException(
+            "Agent '" + name + "' has no live mode: a live run needs an LlmAgent root"));
+  }
+
   /** The plugins' before-agent hooks, then this agent's before-agent callbacks. */
   private Flowable<Event> runBeforeCallbacks(InvocationContext ctx, AtomicBoolean skipped) {
     List<Function<CallbackContext, Maybe<Content>>> all = new ArrayList<>();

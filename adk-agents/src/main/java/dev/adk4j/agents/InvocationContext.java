@@ -234,6 +234,15 @@ public final class InvocationContext {
     return plugins;
   }
 
+  /**
+   * ADK's spelling: a {@link dev.adk4j.plugins.PluginManager} over {@link #plugins()}, running
+   * their hooks in order (a new one on each call; registering a plugin with it does not add one to
+   * the invocation).
+   */
+  public dev.adk4j.plugins.PluginManager pluginManager() {
+    return new dev.adk4j.plugins.PluginManager(plugins);
+  }
+
   /** Whether some step asked to end the invocation. */
   public boolean endInvocation() {
     return shared.endInvocation.get();

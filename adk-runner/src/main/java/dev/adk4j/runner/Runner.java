@@ -286,6 +286,14 @@ public class Runner implements AutoCloseable {
     return plugins;
   }
 
+  /**
+   * ADK's spelling: a {@link dev.adk4j.plugins.PluginManager} over {@link #plugins()} (a new one on
+   * each call; registering a plugin with it does not add one to the runner).
+   */
+  public final dev.adk4j.plugins.PluginManager pluginManager() {
+    return new dev.adk4j.plugins.PluginManager(plugins);
+  }
+
   /** How this runner compacts session histories, if it does. */
   public final java.util.Optional<EventsCompactionConfig> eventsCompactionConfig() {
     return java.util.Optional.ofNullable(compaction);
