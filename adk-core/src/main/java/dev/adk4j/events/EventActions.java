@@ -234,6 +234,24 @@ public final class EventActions {
     return b.build();
   }
 
+  /**
+   * ADK's {@code toJson()}: these actions as JSON, as an event holds them when stored (without the
+   * expectations and increments, which only travel to the store).
+   */
+  public String toJson() {
+    return dev.adk4j.internal.Json.toJson(this);
+  }
+
+  /**
+   * ADK's {@code EventActions.fromJsonString(json, EventActions.class)}: reads what {@link
+   * #toJson()} wrote.
+   *
+   * @throws IllegalArgumentException if {@code json} is not such JSON
+   */
+  public static EventActions fromJsonString(String json, Class<EventActions> type) {
+    return dev.adk4j.internal.Json.fromJson(json, type);
+  }
+
   @Override
   public boolean equals(Object o) {
     if (this == o) {
@@ -500,6 +518,28 @@ public final class EventActions {
           .put(
               Objects.requireNonNull(functionCallId, "functionCallId"),
               Objects.requireNonNull(c, "c"));
+      return this;
+    }
+
+    /**
+     * ADK's {@code Builder.merge}: this builder's actions with {@code other}'s applied on top, as
+     * {@link EventActions#merge} merges them.
+     */
+    public Builder merge(EventActions other) {
+      Builder merged = build().merge(Objects.requireNonNull(other, "other")).toBuilder();
+      // Every field of the merged builder, by reflection so that a field added to this builder
+      // later is carried over too (merged is discarded, so its maps can be taken as they are).
+      for (java.lang.reflect.Field f : Builder.class.getDeclaredFields()) {
+        if (java.lang.reflect.Modifier.isStatic(f.getModifiers())) {
+          continue;
+        }
+        try {
+          f.setAccessible(true);
+          f.set(this, f.get(merged));
+        } catch (IllegalAccessException e) {
+          throw new IllegalStateException("Cannot merge into field " + f.getName(), e);
+        }
+      }
       return this;
     }
 
