@@ -188,21 +188,30 @@ public abstract class BaseAgent {
               Telemetry.startAgent(
                   base.telemetry(), name, description, base.session().id(), base.invocationId());
           InvocationContext ctx = base.withTelemetry(base.telemetry().with(span));
+          return withAgentCallbacks(ctx, Flowable.defer(() -> runAsyncImpl(ctx).map(ctx::persist)))
+              .doOnError(t -> Telemetry.fail(span, t))
+              .doFinally(span::end);
+        });
+  }
+
+  /**
+   * {@code work} between the plugins' and this agent's before-agent and after-agent callbacks, in
+   * {@code ctx} (this agent's context): how {@link #runAsync} runs {@link #runAsyncImpl}, and how a
+   * live run runs an {@link LlmAgent}.
+   */
+  final Flowable<Event> withAgentCallbacks(InvocationContext ctx, Flowable<Event> work) {
+    return Flowable.defer(
+        () -> {
           // Set when a before-agent callback answered in this agent's place. It skips this
           // agent only (its own work and its after-agent callbacks), never the invocation: the
           // invocation-wide flag stays for steps that explicitly end the invocation.
           AtomicBoolean skipped = new AtomicBoolean();
           return Flowable.concat(
-                  Flowable.defer(() -> runBeforeCallbacks(ctx, skipped)),
-                  Flowable.defer(
-                      () ->
-                          skipped.get() || ctx.endInvocation()
-                              ? Flowable.<Event>empty()
-                              : runAsyncImpl(ctx).map(ctx::persist)),
-                  Flowable.defer(
-                      () -> skipped.get() ? Flowable.<Event>empty() : runAfterCallbacks(ctx)))
-              .doOnError(t -> Telemetry.fail(span, t))
-              .doFinally(span::end);
+              Flowable.defer(() -> runBeforeCallbacks(ctx, skipped)),
+              Flowable.defer(
+                  () -> skipped.get() || ctx.endInvocation() ? Flowable.<Event>empty() : work),
+              Flowable.defer(
+                  () -> skipped.get() ? Flowable.<Event>empty() : runAfterCallbacks(ctx)));
         });
   }
 

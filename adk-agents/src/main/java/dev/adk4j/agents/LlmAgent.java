@@ -369,8 +369,13 @@ public final class LlmAgent extends BaseAgent {
    * live API.
    */
   public Flowable<Event> runLive(InvocationContext context, LiveRequestQueue queue) {
-    return Flowable.create(
-        emitter -> new LiveFlow(this, context, queue, emitter).run(), BackpressureStrategy.BUFFER);
+    // The plugins' and this agent's before- and after-agent callbacks run around the live
+    // connection, as around a turn: a before-agent answer replaces the live run.
+    return withAgentCallbacks(
+        context,
+        Flowable.create(
+            emitter -> new LiveFlow(this, context, queue, emitter).run(),
+            BackpressureStrategy.BUFFER));
   }
 
   // ---- read by the run loop (LlmFlow, ToolCalls, AgentTransfer) ----

@@ -442,9 +442,10 @@ public class Runner implements AutoCloseable {
    * closed by the model's server, for instance) ends as a failed invocation does: error responses
    * for unanswered calls and a final event with {@code errorCode}/{@code errorMessage} (such as
    * {@code MODEL_ERROR}), stored and emitted, then normal completion; a subscriber that cancels
-   * ends it with {@code CANCELLED} (stored, not emitted). Tool callbacks and the plugins' tool
-   * hooks run as in a turn; agent and model callbacks, agent transfer and the plugins' run and
-   * event hooks do not. Lazy: nothing happens until subscription; one subscription per queue.
+   * ends it with {@code CANCELLED} (stored, not emitted). Tool callbacks, the root agent's before-
+   * and after-agent callbacks and the plugins' tool and agent hooks run as in a turn; model
+   * callbacks, agent transfer and the plugins' run and event hooks do not. Lazy: nothing happens
+   * until subscription; one subscription per queue.
    *
    * @throws IllegalArgumentException if the root agent is not an {@code LlmAgent}, or an id is
    *     empty or blank
