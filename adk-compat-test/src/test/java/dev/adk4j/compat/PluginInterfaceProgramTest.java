@@ -18,6 +18,7 @@ import dev.adk4j.models.LlmResponse;
 import dev.adk4j.plugins.Plugin;
 import dev.adk4j.plugins.PluginManager;
 import dev.adk4j.runner.Runner;
+import dev.adk4j.sessions.InMemorySessionService;
 import dev.adk4j.sessions.Session;
 import io.reactivex.rxjava3.core.Completable;
 import io.reactivex.rxjava3.core.Maybe;
@@ -117,7 +118,7 @@ class PluginInterfaceProgramTest {
         .containsExactly("counting", "canned", "last");
     assertThat(manager.getPlugin("canned")).isPresent();
     assertThat(manager.getPlugin("absent")).isEmpty();
-    assertThat(runner.pluginManager().getPlugins()).containsExactly(manager);
+    assertThat(runner.pluginManager()).isSameAs(manager);
   }
 
   @Test
@@ -167,7 +168,7 @@ class PluginInterfaceProgramTest {
   }
 
   @Test
-  void invocationContext_pluginManager_holdsTheRunnersPlugins() {
+  void invocationContext_pluginManager_isTheRunnersManager() {
     List<List<String>> seenByTool = new CopyOnWriteArrayList<>();
     LlmAgent agent =
         LlmAgent.builder()
@@ -193,6 +194,21 @@ class PluginInterfaceProgramTest {
 
     runner.runAsync("u", session.id(), Content.fromParts(Part.fromText("hi"))).blockingSubscribe();
 
-    assertThat(seenByTool).containsExactly(List.of("PluginManager"));
+    assertThat(seenByTool).containsExactly(List.of("counting"));
+  }
+
+  @Test
+  void invocationContextBuilder_pluginManager_isTheContextsPluginManager() {
+    PluginManager manager = new PluginManager(List.of(new CountingPlugin()));
+    InvocationContext context =
+        InvocationContext.builder()
+            .sessionService(new InMemorySessionService())
+            .agent(LlmAgent.builder().name("assistant").model(new QueueModel()).build())
+            .session(Session.builder("s").appName("app").userId("u").build())
+            .pluginManager(manager)
+            .build();
+
+    assertThat(context.pluginManager()).isSameAs(manager);
+    assertThat(context.plugins()).containsExactly(manager);
   }
 }

@@ -287,10 +287,14 @@ public class Runner implements AutoCloseable {
   }
 
   /**
-   * ADK's spelling: a {@link dev.adk4j.plugins.PluginManager} over {@link #plugins()} (a new one on
-   * each call; registering a plugin with it does not add one to the runner).
+   * ADK's spelling: a {@link dev.adk4j.plugins.PluginManager} over {@link #plugins()}: the runner's
+   * one plugin if that is a manager, else a new one on each call (registering a plugin with it does
+   * not add one to the runner).
    */
   public final dev.adk4j.plugins.PluginManager pluginManager() {
+    if (plugins.size() == 1 && plugins.get(0) instanceof dev.adk4j.plugins.PluginManager m) {
+      return m;
+    }
     return new dev.adk4j.plugins.PluginManager(plugins);
   }
 
