@@ -188,26 +188,47 @@ public abstract class BaseAgent {
               Telemetry.startAgent(
                   base.telemetry(), name, description, base.session().id(), base.invocationId());
           InvocationContext ctx = base.withTelemetry(base.telemetry().with(span));
-          // Set when a before-agent callback answered in this agent's place. It skips this
-          // agent only (its own work and its after-agent callbacks), never the invocation: the
-          // invocation-wide flag stays for steps that explicitly end the invocation.
-          AtomicBoolean skipped = new AtomicBoolean();
-          return Flowable.concat(
-                  Flowable.defer(() -> runBeforeCallbacks(ctx, skipped)),
-                  Flowable.defer(
-                      () ->
-                          skipped.get() || ctx.endInvocation()
-                              ? Flowable.<Event>empty()
-                              : runAsyncImpl(ctx).map(ctx::persist)),
-                  Flowable.defer(
-                      () -> skipped.get() ? Flowable.<Event>empty() : runAfterCallbacks(ctx)))
+          return withAgentCallbacks(ctx, Flowable.defer(() -> runAsyncImpl(ctx).map(ctx::persist)))
               .doOnError(t -> Telemetry.fail(span, t))
               .doFinally(span::end);
         });
   }
 
+  /**
+   * {@code work} between the plugins' and this agent's before-agent and after-agent callbacks, in
+   * {@code ctx} (this agent's context): how {@link #runAsync} runs {@link #runAsyncImpl}, and how a
+   * live run runs an {@link LlmAgent}.
+   */
+  final Flowable<Event> withAgentCallbacks(InvocationContext ctx, Flowable<Event> work) {
+    return Flowable.defer(
+        () -> {
+          // Set when a before-agent callback answered in this agent's place. It skips this
+          // agent only (its own work and its after-agent callbacks), never the invocation: the
+          // invocation-wide flag stays for steps that explicitly end the invocation.
+          AtomicBoolean skipped = new AtomicBoolean();
+          return Flowable.concat(
+              Flowable.defer(() -> runBeforeCallbacks(ctx, skipped)),
+              Flowable.defer(
+                  () -> skipped.get() || ctx.endInvocation() ? Flowable.<Event>empty() : work),
+              Flowable.defer(
+                  () -> skipped.get() ? Flowable.<Event>empty() : runAfterCallbacks(ctx)));
+        });
+  }
+
   /** This agent's own work. Events it emits are stored by {@link #runAsync} if not yet stored. */
   protected abstract Flowable<Event> runAsyncImpl(InvocationContext context);
+
+  /**
+   * ADK for Java's live hook, so that a custom agent written for ADK (where it is abstract) keeps
+   * its override. adk4j never calls it: a live run ({@code Runner.runLive}) needs an {@link
+   * LlmAgent} root and runs it through {@link LlmAgent#runLive}. By default it fails with an {@link
+   * UnsupportedOperationException} naming the agent.
+   */
+  protected Flowable<Event> runLiveImpl(InvocationContext context) {
+    return Flowable.error(
+        new UnsupportedOperationException(
+            "Agent '" + name + "' has no live mode: a live run needs an LlmAgent root"));
+  }
 
   /** The plugins' before-agent hooks, then this agent's before-agent callbacks. */
   private Flowable<Event> runBeforeCallbacks(InvocationContext ctx, AtomicBoolean skipped) {

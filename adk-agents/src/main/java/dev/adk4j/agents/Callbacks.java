@@ -178,4 +178,58 @@ public final class Callbacks {
           call(context.invocationContext(), tool, args, context, response);
     }
   }
+
+  /**
+   * ADK for Java's on-model-error callback of an agent: asked when its model call failed, after the
+   * plugins' {@code onModelErrorCallback} hooks answered nothing; a response is used in place of
+   * the failed call and the invocation goes on. Empty lets the failure end the invocation.
+   */
+  @FunctionalInterface
+  public interface OnModelErrorCallback {
+    Maybe<LlmResponse> call(CallbackContext context, LlmRequest request, Exception error);
+  }
+
+  /** The synchronous form of {@link OnModelErrorCallback}. */
+  @FunctionalInterface
+  public interface OnModelErrorCallbackSync {
+    Optional<LlmResponse> call(CallbackContext context, LlmRequest request, Exception error);
+
+    /** This callback as an {@link OnModelErrorCallback}. */
+    default OnModelErrorCallback toAsync() {
+      return (context, request, error) -> Maybe.fromOptional(call(context, request, error));
+    }
+  }
+
+  /**
+   * ADK for Java's on-tool-error callback of an agent: asked when one of its tool calls failed (the
+   * tool, or a before-tool hook or callback), after the plugins' {@code onToolErrorCallback} hooks
+   * answered nothing; a map answers the call instead of the error response (the failed call's state
+   * writes are discarded first), then the after-tool hooks and callbacks run on it.
+   */
+  @FunctionalInterface
+  public interface OnToolErrorCallback {
+    Maybe<Map<String, Object>> call(
+        InvocationContext invocation,
+        BaseTool tool,
+        Map<String, Object> args,
+        ToolContext context,
+        Exception error);
+  }
+
+  /** The synchronous form of {@link OnToolErrorCallback}. */
+  @FunctionalInterface
+  public interface OnToolErrorCallbackSync {
+    Optional<Map<String, Object>> call(
+        InvocationContext invocation,
+        BaseTool tool,
+        Map<String, Object> args,
+        ToolContext context,
+        Exception error);
+
+    /** This callback as an {@link OnToolErrorCallback}. */
+    default OnToolErrorCallback toAsync() {
+      return (invocation, tool, args, context, error) ->
+          Maybe.fromOptional(call(invocation, tool, args, context, error));
+    }
+  }
 }

@@ -248,6 +248,19 @@ public final class InvocationContext {
     return plugins;
   }
 
+  /**
+   * ADK's spelling: a {@link dev.adk4j.plugins.PluginManager} over {@link #plugins()}, running
+   * their hooks in order: the invocation's one plugin if that is a manager (as {@link
+   * Builder#pluginManager} sets it), else a new one on each call (registering a plugin with it does
+   * not add one to the invocation).
+   */
+  public dev.adk4j.plugins.PluginManager pluginManager() {
+    if (plugins.size() == 1 && plugins.get(0) instanceof dev.adk4j.plugins.PluginManager m) {
+      return m;
+    }
+    return new dev.adk4j.plugins.PluginManager(plugins);
+  }
+
   /** Whether some step asked to end the invocation. */
   public boolean endInvocation() {
     return shared.endInvocation.get();
@@ -405,6 +418,14 @@ public final class InvocationContext {
     public Builder plugins(List<? extends BasePlugin> plugins) {
       this.plugins = List.copyOf(plugins);
       return this;
+    }
+
+    /**
+     * ADK's spelling: the invocation's plugins are {@code pluginManager}'s (the manager is the one
+     * plugin, and {@link InvocationContext#pluginManager()} answers it).
+     */
+    public Builder pluginManager(dev.adk4j.plugins.PluginManager pluginManager) {
+      return plugins(List.of(pluginManager));
     }
 
     public Builder sessionService(BaseSessionService sessionService) {

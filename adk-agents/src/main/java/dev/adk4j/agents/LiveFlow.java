@@ -36,7 +36,8 @@ import org.jspecify.annotations.Nullable;
  *       carrying the tools' state delta), and the answers are sent back to the model.
  * </ul>
  *
- * <p>Model callbacks and agent transfer do not run in a live run; tool callbacks and plugins do.
+ * <p>Model callbacks and agent transfer do not run in a live run; tool callbacks and plugins do,
+ * and the agent's before- and after-agent callbacks run around it ({@link LlmAgent#runLive}).
  */
 final class LiveFlow {
 

@@ -82,6 +82,11 @@ public final class LlmAgent extends BaseAgent {
   private final List<Callbacks.AfterModelCallback> afterModelCallbacks;
   private final List<Callbacks.BeforeToolCallback> beforeToolCallbacks;
   private final List<Callbacks.AfterToolCallback> afterToolCallbacks;
+  private final List<Callbacks.OnModelErrorCallback> onModelErrorCallbacks;
+  private final List<Callbacks.OnToolErrorCallback> onToolErrorCallbacks;
+  private final @Nullable Integer maxSteps;
+  private final boolean disallowTransferToPeers;
+  private final @Nullable Schema inputSchema;
 
   private LlmAgent(Builder b) {
     super(
@@ -112,6 +117,11 @@ public final class LlmAgent extends BaseAgent {
     this.afterModelCallbacks = List.copyOf(b.afterModelCallbacks);
     this.beforeToolCallbacks = List.copyOf(b.beforeToolCallbacks);
     this.afterToolCallbacks = List.copyOf(b.afterToolCallbacks);
+    this.onModelErrorCallbacks = List.copyOf(b.onModelErrorCallbacks);
+    this.onToolErrorCallbacks = List.copyOf(b.onToolErrorCallbacks);
+    this.maxSteps = b.maxSteps;
+    this.disallowTransferToPeers = b.disallowTransferToPeers;
+    this.inputSchema = b.inputSchema;
     Set<String> names = new HashSet<>();
     for (BaseTool t : tools) {
       if (!names.add(t.name())) {
@@ -291,6 +301,31 @@ public final class LlmAgent extends BaseAgent {
     return afterToolCallbacks;
   }
 
+  /** ADK for Java's name for the on-model-error callbacks, in the order they are asked. */
+  public List<Callbacks.OnModelErrorCallback> canonicalOnModelErrorCallbacks() {
+    return onModelErrorCallbacks;
+  }
+
+  /** ADK for Java's name for the on-tool-error callbacks, in the order they are asked. */
+  public List<Callbacks.OnToolErrorCallback> canonicalOnToolErrorCallbacks() {
+    return onToolErrorCallbacks;
+  }
+
+  /** The most model steps one run of this agent takes ({@link Builder#maxSteps}), if limited. */
+  public Optional<Integer> maxSteps() {
+    return Optional.ofNullable(maxSteps);
+  }
+
+  /** Whether {@link Builder#disallowTransferToPeers} was set. */
+  public boolean disallowTransferToPeers() {
+    return disallowTransferToPeers;
+  }
+
+  /** The schema of this agent's input when it runs as an {@code AgentTool}, if one was given. */
+  public Optional<Schema> inputSchema() {
+    return Optional.ofNullable(inputSchema);
+  }
+
   /**
    * The instruction rendered for {@code context}: templated, or from the provider as is. The
    * provider (and the templating) get a read-only view of {@code context} even when it is a {@link
@@ -334,8 +369,13 @@ public final class LlmAgent extends BaseAgent {
    * live API.
    */
   public Flowable<Event> runLive(InvocationContext context, LiveRequestQueue queue) {
-    return Flowable.create(
-        emitter -> new LiveFlow(this, context, queue, emitter).run(), BackpressureStrategy.BUFFER);
+    // The plugins' and this agent's before- and after-agent callbacks run around the live
+    // connection, as around a turn: a before-agent answer replaces the live run.
+    return withAgentCallbacks(
+        context,
+        Flowable.create(
+            emitter -> new LiveFlow(this, context, queue, emitter).run(),
+            BackpressureStrategy.BUFFER));
   }
 
   // ---- read by the run loop (LlmFlow, ToolCalls, AgentTransfer) ----
@@ -443,6 +483,11 @@ public final class LlmAgent extends BaseAgent {
     private final List<Callbacks.AfterModelCallback> afterModelCallbacks = new ArrayList<>();
     private final List<Callbacks.BeforeToolCallback> beforeToolCallbacks = new ArrayList<>();
     private final List<Callbacks.AfterToolCallback> afterToolCallbacks = new ArrayList<>();
+    private final List<Callbacks.OnModelErrorCallback> onModelErrorCallbacks = new ArrayList<>();
+    private final List<Callbacks.OnToolErrorCallback> onToolErrorCallbacks = new ArrayList<>();
+    private @Nullable Integer maxSteps;
+    private boolean disallowTransferToPeers;
+    private @Nullable Schema inputSchema;
 
     private Builder() {}
 
@@ -570,6 +615,104 @@ public final class LlmAgent extends BaseAgent {
 
     public Builder disallowTransferToParent(boolean disallow) {
       this.disallowTransferToParent = disallow;
+      return this;
+    }
+
+    /**
+     * ADK for Java's option. adk4j never lists an agent's peers to its model (see the migration
+     * guide), so {@code true} is what it does anyway; a {@code transfer_to_agent} call naming a
+     * peer is honoured either way, as in ADK.
+     */
+    public Builder disallowTransferToPeers(boolean disallow) {
+      this.disallowTransferToPeers = disallow;
+      return this;
+    }
+
+    /**
+     * Limits one run of this agent to {@code steps} model calls (each with the tool calls it asks
+     * for), as ADK for Java's {@code maxSteps}: after the last one the agent's run ends quietly, as
+     * if the model had answered, and the invocation goes on. Unlimited by default (apart from
+     * {@link RunConfig#maxLlmCalls()}, which fails the invocation).
+     *
+     * @throws IllegalArgumentException if {@code steps} is less than 1
+     */
+    public Builder maxSteps(int steps) {
+      if (steps < 1) {
+        throw new IllegalArgumentException(
+            "maxSteps of agent '" + name + "' must be >= 1, got " + steps);
+      }
+      this.maxSteps = steps;
+      return this;
+    }
+
+    /**
+     * The schema of this agent's input when an {@code AgentTool} runs it, as in ADK for Java: the
+     * tool declares these parameters (instead of one {@code request} string) and passes the model's
+     * arguments to the agent as their JSON text.
+     */
+    public Builder inputSchema(@Nullable Schema schema) {
+      this.inputSchema = schema;
+      return this;
+    }
+
+    /** ADK for Java's spelling: adds an on-model-error callback (asked in the order added). */
+    public Builder onModelErrorCallback(Callbacks.OnModelErrorCallback callback) {
+      this.onModelErrorCallbacks.add(Objects.requireNonNull(callback, "callback"));
+      return this;
+    }
+
+    /** ADK for Java's spelling: adds a synchronous on-model-error callback. */
+    public Builder onModelErrorCallbackSync(Callbacks.OnModelErrorCallbackSync callback) {
+      return onModelErrorCallback(Objects.requireNonNull(callback, "callback").toAsync());
+    }
+
+    /** ADK for Java's spelling: adds an on-tool-error callback (asked in the order added). */
+    public Builder onToolErrorCallback(Callbacks.OnToolErrorCallback callback) {
+      this.onToolErrorCallbacks.add(Objects.requireNonNull(callback, "callback"));
+      return this;
+    }
+
+    /** ADK for Java's spelling: adds a synchronous on-tool-error callback. */
+    public Builder onToolErrorCallbackSync(Callbacks.OnToolErrorCallbackSync callback) {
+      return onToolErrorCallback(Objects.requireNonNull(callback, "callback").toAsync());
+    }
+
+    /**
+     * ADK for Java's list form: replaces the on-model-error callbacks set so far; each is a {@link
+     * Callbacks.OnModelErrorCallback} or a {@link Callbacks.OnModelErrorCallbackSync}.
+     *
+     * @throws IllegalArgumentException naming the position of an element of another type
+     */
+    public Builder onModelErrorCallback(@Nullable List<?> callbacks) {
+      onModelErrorCallbacks.clear();
+      int i = 0;
+      for (Object c : callbacks == null ? List.of() : callbacks) {
+        if (c instanceof Callbacks.OnModelErrorCallback async) {
+          onModelErrorCallback(async);
+        } else if (c instanceof Callbacks.OnModelErrorCallbackSync sync) {
+          onModelErrorCallbackSync(sync);
+        } else {
+          throw notACallback("onModelErrorCallback", i, c);
+        }
+        i++;
+      }
+      return this;
+    }
+
+    /** ADK for Java's list form of {@link #onToolErrorCallback}: replaces those set so far. */
+    public Builder onToolErrorCallback(@Nullable List<?> callbacks) {
+      onToolErrorCallbacks.clear();
+      int i = 0;
+      for (Object c : callbacks == null ? List.of() : callbacks) {
+        if (c instanceof Callbacks.OnToolErrorCallback async) {
+          onToolErrorCallback(async);
+        } else if (c instanceof Callbacks.OnToolErrorCallbackSync sync) {
+          onToolErrorCallbackSync(sync);
+        } else {
+          throw notACallback("onToolErrorCallback", i, c);
+        }
+        i++;
+      }
       return this;
     }
 

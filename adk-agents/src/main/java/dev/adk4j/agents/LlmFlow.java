@@ -84,8 +84,13 @@ final class LlmFlow {
     try {
       Event confirmed = resumeConfirmed();
       boolean first = confirmed != null;
+      int maxSteps = agent.maxSteps().orElse(Integer.MAX_VALUE);
+      int steps = 0;
       while (!emitter.isCancelled() && !ctx.endInvocation() && !paused) {
         Event toolResponse = first ? confirmed : step();
+        if (!first) {
+          steps++;
+        }
         first = false;
         if (toolResponse == null || paused) {
           break;
@@ -96,6 +101,10 @@ final class LlmFlow {
           break;
         }
         if (actions.skipSummarization().orElse(false) || actions.escalate().orElse(false)) {
+          break;
+        }
+        if (steps >= maxSteps) {
+          // ADK's maxSteps: the agent's run ends after its last allowed step, without an error.
           break;
         }
       }
@@ -173,6 +182,15 @@ final class LlmFlow {
           recovered = p.onModelErrorCallback(cc, request.toBuilder(), modelError).blockingGet();
           if (recovered != null) {
             break;
+          }
+        }
+        if (recovered == null) {
+          // Then the agent's own callbacks (ADK's order: plugins first).
+          for (Callbacks.OnModelErrorCallback cb : agent.canonicalOnModelErrorCallbacks()) {
+            recovered = cb.call(cc, request, modelError).blockingGet();
+            if (recovered != null) {
+              break;
+            }
           }
         }
         if (recovered == null) {

@@ -262,8 +262,8 @@ final class ToolCalls {
    * The response to one call of {@code toolName}: the tool's, a plugin's or a callback's, or an
    * error. The plugins' hooks run before the agent's callbacks of the same kind, and the first that
    * answers skips the rest (see {@link BasePlugin}). When the before-tool hooks, callbacks or the
-   * tool fail, the call's writes are discarded and the plugins' on-tool-error hooks may answer in
-   * place of the error response.
+   * tool fail, the call's writes are discarded and the plugins' on-tool-error hooks (then the
+   * agent's on-tool-error callbacks) may answer in place of the error response.
    */
   private static Map<String, Object> call(
       LlmAgent agent, String toolName, Map<String, Object> args, ToolContext tc) {
@@ -296,10 +296,10 @@ final class ToolCalls {
           result = tool.runAsync(args, tc).blockingGet();
         }
       } catch (RuntimeException failure) {
-        if (plugins.isEmpty()) {
+        if (plugins.isEmpty() && agent.canonicalOnToolErrorCallbacks().isEmpty()) {
           throw failure;
         }
-        Map<String, Object> recovered = recover(plugins, tool, toolName, args, tc, failure);
+        Map<String, Object> recovered = recover(agent, plugins, tool, toolName, args, tc, failure);
         if (recovered == null) {
           throw failure;
         }
@@ -316,9 +316,11 @@ final class ToolCalls {
 
   /**
    * The plugins' answer to a failed call, or null: the call's writes are discarded first (so only
-   * the hook's own writes stay), then each plugin's on-tool-error hook is asked in turn.
+   * the hook's own writes stay), then each plugin's on-tool-error hook is asked in turn, then the
+   * agent's on-tool-error callbacks.
    */
   private static @Nullable Map<String, Object> recover(
+      LlmAgent agent,
       List<BasePlugin> plugins,
       BaseTool tool,
       String toolName,
@@ -334,6 +336,17 @@ final class ToolCalls {
             toolName,
             tc.agentName(),
             p.name());
+        return answer;
+      }
+    }
+    for (Callbacks.OnToolErrorCallback cb : agent.canonicalOnToolErrorCallbacks()) {
+      Map<String, Object> answer =
+          cb.call(tc.invocationContext(), tool, args, tc, failure).blockingGet();
+      if (answer != null) {
+        log.info(
+            "Tool '{}' of agent '{}' failed; its on-tool-error callback answered in its place",
+            toolName,
+            tc.agentName());
         return answer;
       }
     }

@@ -62,7 +62,7 @@ import java.util.Objects;
  * invocation. Hooks of concurrent tool calls run concurrently: a plugin must be thread-safe. One
  * plugin object serves every invocation of its runners.
  */
-public abstract class BasePlugin {
+public abstract class BasePlugin implements Plugin {
 
   private final String name;
 
@@ -84,22 +84,26 @@ public abstract class BasePlugin {
   }
 
   /** ADK's spelling of {@link #name()}. */
+  @Override
   public String getName() {
     return name;
   }
 
   /** Before the user's message is stored; content replaces it. */
+  @Override
   public Maybe<Content> onUserMessageCallback(
       InvocationContext invocationContext, Content userMessage) {
     return Maybe.empty();
   }
 
   /** Before the root agent runs; content ends the invocation with it as the reply. */
+  @Override
   public Maybe<Content> beforeRunCallback(InvocationContext invocationContext) {
     return Maybe.empty();
   }
 
   /** For each event stored and about to be emitted; an event replaces the one emitted. */
+  @Override
   public Maybe<Event> onEventCallback(InvocationContext invocationContext, Event event) {
     return Maybe.empty();
   }
@@ -108,55 +112,65 @@ public abstract class BasePlugin {
    * ADK for Java's {@code close()}: releases what the plugin holds; nothing by default. {@code
    * Runner} does not call it: whoever made the plugin closes it.
    */
+  @Override
   public Completable close() {
     return Completable.complete();
   }
 
   /** After the invocation completed (also after a {@link #beforeRunCallback} reply). */
+  @Override
   public Completable afterRunCallback(InvocationContext invocationContext) {
     return Completable.complete();
   }
 
   /** After the invocation failed, once its error events are stored. */
+  @Override
   public Completable onRunErrorCallback(InvocationContext invocationContext, Throwable error) {
     return Completable.complete();
   }
 
   /** Before {@code agent} runs, before its own before-agent callbacks. */
+  @Override
   public Maybe<Content> beforeAgentCallback(BaseAgent agent, CallbackContext callbackContext) {
     return Maybe.empty();
   }
 
   /** After {@code agent} ran, before its own after-agent callbacks. */
+  @Override
   public Maybe<Content> afterAgentCallback(BaseAgent agent, CallbackContext callbackContext) {
     return Maybe.empty();
   }
 
   /** Before a model call, before the agent's before-model callbacks; may change the request. */
+  @Override
   public Maybe<LlmResponse> beforeModelCallback(
       CallbackContext callbackContext, LlmRequest.Builder llmRequest) {
     return Maybe.empty();
   }
 
   /** After a model response, before the agent's after-model callbacks. */
+  @Override
   public Maybe<LlmResponse> afterModelCallback(
       CallbackContext callbackContext, LlmResponse llmResponse) {
     return Maybe.empty();
   }
 
   /** When a model call failed; a response is used in its place. */
+  @Override
   public Maybe<LlmResponse> onModelErrorCallback(
       CallbackContext callbackContext, LlmRequest.Builder llmRequest, Throwable error) {
     return Maybe.empty();
   }
 
   /** Before a tool runs, before the agent's before-tool callbacks. */
+  @Override
   public Maybe<Map<String, Object>> beforeToolCallback(
       BaseTool tool, Map<String, Object> toolArgs, ToolContext toolContext) {
     return Maybe.empty();
   }
 
   /** After a tool ran, before the agent's after-tool callbacks. */
+  @Override
   public Maybe<Map<String, Object>> afterToolCallback(
       BaseTool tool,
       Map<String, Object> toolArgs,
@@ -166,6 +180,7 @@ public abstract class BasePlugin {
   }
 
   /** When a tool (or a before-tool hook or callback) failed; a map answers the call instead. */
+  @Override
   public Maybe<Map<String, Object>> onToolErrorCallback(
       BaseTool tool, Map<String, Object> toolArgs, ToolContext toolContext, Throwable error) {
     return Maybe.empty();

@@ -132,9 +132,21 @@ public class AgentTool extends BaseTool {
     return skipSummarization;
   }
 
-  /** The agent's name and description, and one required string parameter, {@code request}. */
+  /**
+   * The agent's name and description, and one required string parameter, {@code request}; for an
+   * {@link LlmAgent} with an {@code inputSchema}, that schema's parameters instead (as in ADK).
+   */
   @Override
   public Optional<FunctionDeclaration> declaration() {
+    Schema input = inputSchema();
+    if (input != null) {
+      return Optional.of(
+          FunctionDeclaration.builder()
+              .name(name())
+              .description(description())
+              .parameters(input)
+              .build());
+    }
     return Optional.of(
         FunctionDeclaration.builder()
             .name(name())
@@ -154,6 +166,10 @@ public class AgentTool extends BaseTool {
     Objects.requireNonNull(context, "context");
     return Single.fromCallable(
         () -> {
+          if (inputSchema() != null) {
+            // ADK's inputSchema: the agent is given the arguments as their JSON text.
+            return runChild(Json.toJson(args), context);
+          }
           Object request = args.get(REQUEST);
           if (!(request instanceof String)) {
             return ToolFailures.invalidArguments(
@@ -166,6 +182,10 @@ public class AgentTool extends BaseTool {
           }
           return runChild((String) request, context);
         });
+  }
+
+  private @Nullable Schema inputSchema() {
+    return agent instanceof LlmAgent llm ? llm.inputSchema().orElse(null) : null;
   }
 
   private Map<String, Object> runChild(String request, ToolContext context) {

@@ -61,6 +61,10 @@ final class FunctionResults {
     if (json == NOT_PLAIN) {
       json = roundTrip(value);
     }
+    if (json == null) {
+      // A value whose JSON is null (a Jackson NullNode): {} as for null itself, as in ADK.
+      return new LinkedHashMap<>();
+    }
     if (json instanceof Map<?, ?> map) {
       Map<String, Object> response = new LinkedHashMap<>();
       map.forEach((k, v) -> response.put((String) k, v));

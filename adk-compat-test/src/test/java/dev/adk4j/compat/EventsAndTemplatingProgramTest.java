@@ -1,6 +1,7 @@
 package dev.adk4j.compat;
 
-// ADK for Java: com.google.adk.agents.*, com.google.adk.events.*, com.google.adk.sessions.*
+// ADK for Java: com.google.adk.agents.*, com.google.adk.events.* (EventActions too),
+// com.google.adk.sessions.*
 // (prefix swap), com.google.adk.utils.InstructionUtils -> dev.adk4j.agents.InstructionUtils
 // (the guide's import table).
 import static org.assertj.core.api.Assertions.assertThat;
@@ -12,9 +13,11 @@ import dev.adk4j.agents.InstructionUtils;
 import dev.adk4j.agents.InvocationContext;
 import dev.adk4j.agents.LlmAgent;
 import dev.adk4j.events.Event;
+import dev.adk4j.events.EventActions;
 import dev.adk4j.sessions.InMemorySessionService;
 import dev.adk4j.sessions.Session;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.Test;
@@ -77,5 +80,22 @@ class EventsAndTemplatingProgramTest {
             .blockingGet();
 
     assertThat(text).isEqualTo("Hello, Ada! []");
+  }
+
+  @Test
+  void eventActions_builderMerge_andAdksJsonHelpers() {
+    EventActions first =
+        EventActions.builder().stateDelta(Map.of("a", 1, "b", 1)).transferToAgent("x").build();
+    EventActions second = EventActions.builder().stateDelta(Map.of("b", 2)).escalate(true).build();
+
+    EventActions merged = first.toBuilder().merge(second).build();
+
+    assertThat(merged.stateDelta()).isEqualTo(Map.of("a", 1, "b", 2));
+    assertThat(merged.transferToAgent()).contains("x");
+    assertThat(merged.escalate()).contains(true);
+    assertThat(EventActions.fromJsonString(merged.toJson(), EventActions.class)).isEqualTo(merged);
+
+    Event event = Event.builder().invocationId("inv").author("agent").actions(merged).build();
+    assertThat(Event.fromJsonString(event.toJson(), Event.class)).isEqualTo(event);
   }
 }

@@ -10,6 +10,7 @@ import dev.adk4j.agents.CallbackContext;
 import dev.adk4j.agents.LlmAgent;
 import dev.adk4j.events.Event;
 import dev.adk4j.models.BaseLlm;
+import dev.adk4j.models.LlmRegistry;
 import dev.adk4j.models.LlmRequest;
 import dev.adk4j.models.LlmResponse;
 import dev.adk4j.plugins.BasePlugin;
@@ -70,5 +71,24 @@ class PluginsAndModelsProgramTest {
     assertThat(plugin.getName()).isEqualTo("fallback");
     assertThat(plugin.errors).singleElement().isInstanceOf(IOException.class);
     assertThat(events.get(events.size() - 1).stringifyContent()).isEqualTo("Sorry, I am offline.");
+  }
+
+  @Test
+  void registerLlm_makesAModelNameResolvable_forAgentsAndGetLlm() {
+    LlmRegistry.registerLlm(
+        "compat-queue-.*", modelName -> new QueueModel(QueueModel.text("hello from " + modelName)));
+    LlmAgent agent = LlmAgent.builder().name("assistant").model("compat-queue-1").build();
+    InMemoryRunner runner = new InMemoryRunner(agent);
+    Session session = runner.sessionService().createSession(runner.appName(), "u").blockingGet();
+
+    List<Event> events =
+        runner
+            .runAsync("u", session.id(), Content.fromParts(Part.fromText("hi")))
+            .toList()
+            .blockingGet();
+
+    assertThat(events.get(events.size() - 1).stringifyContent())
+        .isEqualTo("hello from compat-queue-1");
+    assertThat(LlmRegistry.getLlm("compat-queue-2")).isInstanceOf(QueueModel.class);
   }
 }

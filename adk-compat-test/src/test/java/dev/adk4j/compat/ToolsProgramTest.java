@@ -5,6 +5,8 @@ package dev.adk4j.compat;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.NullNode;
 import com.google.genai.types.FunctionDeclaration;
 import dev.adk4j.agents.InvocationContext;
 import dev.adk4j.agents.LlmAgent;
@@ -95,9 +97,19 @@ class ToolsProgramTest {
     return "Hello " + name;
   }
 
+  public static JsonNode nothingKnown(@Schema(name = "id") String id) {
+    return NullNode.getInstance();
+  }
+
   @Test
   void functionTool_results_haveAdksShapes() {
     ToolContext ctx = toolContext();
+
+    assertThat(
+            FunctionTool.create(ToolsProgramTest.class, "nothingKnown")
+                .runAsync(Map.<String, Object>of("id", "o-1"), ctx)
+                .blockingGet())
+        .isEmpty();
 
     assertThat(
             FunctionTool.create(ToolsProgramTest.class, "logVisit")

@@ -286,6 +286,11 @@ public final class Event {
     return Json.fromJson(json, Event.class);
   }
 
+  /** ADK's {@code Event.fromJsonString(json, Event.class)}: the same as {@link #fromJson}. */
+  public static Event fromJsonString(String json, Class<Event> type) {
+    return Json.fromJson(json, type);
+  }
+
   @Override
   public boolean equals(Object o) {
     if (this == o) {

@@ -254,6 +254,24 @@ public final class EventActions {
     return b.build();
   }
 
+  /**
+   * ADK's {@code toJson()}: these actions as JSON, as an event holds them when stored (without the
+   * expectations and increments, which only travel to the store).
+   */
+  public String toJson() {
+    return dev.adk4j.internal.Json.toJson(this);
+  }
+
+  /**
+   * ADK's {@code EventActions.fromJsonString(json, EventActions.class)}: reads what {@link
+   * #toJson()} wrote.
+   *
+   * @throws IllegalArgumentException if {@code json} is not such JSON
+   */
+  public static EventActions fromJsonString(String json, Class<EventActions> type) {
+    return dev.adk4j.internal.Json.fromJson(json, type);
+  }
+
   @Override
   public boolean equals(Object o) {
     if (this == o) {
@@ -535,6 +553,27 @@ public final class EventActions {
     @JsonProperty("route")
     public Builder route(@Nullable String route) {
       this.route = route;
+      return this;
+    }
+
+    /**
+     * ADK's {@code Builder.merge}: this builder's actions with {@code other}'s applied on top, as
+     * {@link EventActions#merge} merges them.
+     */
+    public Builder merge(EventActions other) {
+      EventActions merged = build().merge(Objects.requireNonNull(other, "other"));
+      // build() left this builder sharing its maps read-only; take the merged value's the same way
+      stateDelta = merged.stateDelta;
+      artifactDelta = merged.artifactDelta;
+      expectedState = merged.expectedState;
+      stateIncrements = merged.stateIncrements;
+      requestedToolConfirmations = merged.requestedToolConfirmations;
+      compaction = merged.compaction;
+      transferToAgent = merged.transferToAgent;
+      escalate = merged.escalate;
+      skipSummarization = merged.skipSummarization;
+      rewindBeforeInvocationId = merged.rewindBeforeInvocationId;
+      route = merged.route;
       return this;
     }
 

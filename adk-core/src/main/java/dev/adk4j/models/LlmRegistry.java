@@ -53,6 +53,23 @@ public final class LlmRegistry {
     CACHE.clear();
   }
 
+  /** ADK for Java's factory of models by name, for {@link #registerLlm}. */
+  @FunctionalInterface
+  public interface LlmFactory {
+    BaseLlm create(String modelName);
+  }
+
+  /** ADK for Java's spelling of {@link #register}. */
+  public static void registerLlm(String pattern, LlmFactory factory) {
+    Objects.requireNonNull(factory, "factory");
+    register(pattern, factory::create);
+  }
+
+  /** ADK for Java's spelling of {@link #resolve}. */
+  public static BaseLlm getLlm(String name) {
+    return resolve(name);
+  }
+
   /**
    * The model for {@code name}, configured from the process environment; cached per name.
    *

@@ -109,9 +109,60 @@ public final class State implements ConcurrentMap<String, Object>, ReadonlyState
    * A state over {@code state} recording into {@code delta}, where a removal is stored as {@link
    * #REMOVED}.
    */
-  public State(ConcurrentMap<String, Object> state, ConcurrentMap<String, Object> delta) {
+  public State(ConcurrentMap<String, Object> state, @Nullable ConcurrentMap<String, Object> delta) {
     this.state = Objects.requireNonNull(state, "state");
-    this.delta = Objects.requireNonNull(delta, "delta");
+    this.delta = delta == null ? new ConcurrentHashMap<>() : delta;
+  }
+
+  /**
+   * ADK's constructor for any map: a state over {@code state} with a fresh delta. See {@link
+   * #State(Map, Map)}.
+   */
+  public State(Map<String, ? extends @Nullable Object> state) {
+    this(state, null);
+  }
+
+  /**
+   * ADK's constructor for any map. A {@link ConcurrentMap} is used as it is (as by {@link
+   * #State(ConcurrentMap, ConcurrentMap)}); another map is copied, each value as its JSON round
+   * trip, and a {@code null} value leaves its key out (ADK stores {@link #REMOVED} there), so later
+   * writes do not reach it. A {@code null} {@code delta} is a fresh one; a plain map is copied into
+   * one (a {@code null} value there records a removal).
+   *
+   * @throws IllegalArgumentException if a key is invalid or a value cannot be stored, naming the
+   *     key
+   */
+  @SuppressWarnings("unchecked")
+  public State(
+      Map<String, ? extends @Nullable Object> state,
+      @Nullable Map<String, ? extends @Nullable Object> delta) {
+    this(
+        copyOf(Objects.requireNonNull(state, "state")),
+        delta == null || delta instanceof ConcurrentMap
+            ? (ConcurrentMap<String, Object>) delta
+            : deltaCopy(delta));
+  }
+
+  private static ConcurrentMap<String, Object> deltaCopy(
+      Map<String, ? extends @Nullable Object> d) {
+    ConcurrentMap<String, Object> copy = new ConcurrentHashMap<>();
+    d.forEach((k, v) -> copy.put(k, v == null ? REMOVED : v));
+    return copy;
+  }
+
+  @SuppressWarnings("unchecked")
+  private static ConcurrentMap<String, Object> copyOf(Map<String, ? extends @Nullable Object> m) {
+    if (m instanceof ConcurrentMap) {
+      return (ConcurrentMap<String, Object>) m;
+    }
+    ConcurrentMap<String, Object> copy = new ConcurrentHashMap<>();
+    m.forEach(
+        (k, v) -> {
+          if (v != null) {
+            copy.put(k, normalize(k, v));
+          }
+        });
+    return copy;
   }
 
   /** Same as {@link #put}: stores {@code value} under {@code key}, or removes it when null. */

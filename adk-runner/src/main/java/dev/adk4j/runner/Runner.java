@@ -332,6 +332,18 @@ public class Runner implements AutoCloseable {
     return plugins;
   }
 
+  /**
+   * ADK's spelling: a {@link dev.adk4j.plugins.PluginManager} over {@link #plugins()}: the runner's
+   * one plugin if that is a manager, else a new one on each call (registering a plugin with it does
+   * not add one to the runner).
+   */
+  public final dev.adk4j.plugins.PluginManager pluginManager() {
+    if (plugins.size() == 1 && plugins.get(0) instanceof dev.adk4j.plugins.PluginManager m) {
+      return m;
+    }
+    return new dev.adk4j.plugins.PluginManager(plugins);
+  }
+
   /** How this runner compacts session histories, if it does. */
   public final java.util.Optional<EventsCompactionConfig> eventsCompactionConfig() {
     return java.util.Optional.ofNullable(compaction);
@@ -480,9 +492,10 @@ public class Runner implements AutoCloseable {
    * closed by the model's server, for instance) ends as a failed invocation does: error responses
    * for unanswered calls and a final event with {@code errorCode}/{@code errorMessage} (such as
    * {@code MODEL_ERROR}), stored and emitted, then normal completion; a subscriber that cancels
-   * ends it with {@code CANCELLED} (stored, not emitted). Tool callbacks and the plugins' tool
-   * hooks run as in a turn; agent and model callbacks, agent transfer and the plugins' run and
-   * event hooks do not. Lazy: nothing happens until subscription; one subscription per queue.
+   * ends it with {@code CANCELLED} (stored, not emitted). Tool callbacks, the root agent's before-
+   * and after-agent callbacks and the plugins' tool and agent hooks run as in a turn; model
+   * callbacks, agent transfer and the plugins' run and event hooks do not. Lazy: nothing happens
+   * until subscription; one subscription per queue.
    *
    * @throws IllegalArgumentException if the root agent is not an {@code LlmAgent}, or an id is
    *     empty or blank
