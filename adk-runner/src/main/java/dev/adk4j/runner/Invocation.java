@@ -32,10 +32,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One invocation of a {@link Runner}'s agent, run on a thread of its own: waits for the session's
- * turn and lease, reads the session, stores the user's message, runs the agent while storing and
- * emitting its events, and closes a failed invocation with its error event (see {@link Runner} for
- * the contract). Logs as {@link Runner}.
+ * One invocation of a {@link Runner}'s agent: takes the session's lease (with the user's message,
+ * in that append's transaction, when the service offers {@code leaseOnFirstAppend} and nobody holds
+ * or waits for the session; else waiting in the session's queue first), reads the session, stores
+ * the user's message, runs the agent while storing and emitting its events, and closes a failed
+ * invocation with its error event (see {@link Runner} for the contract). Logs as {@link Runner}.
  */
 final class Invocation {
   private static final Logger log = LoggerFactory.getLogger(Runner.class);
