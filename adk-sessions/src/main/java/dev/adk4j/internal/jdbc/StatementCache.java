@@ -9,10 +9,10 @@ import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.WeakHashMap;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -22,7 +22,8 @@ import org.jspecify.annotations.Nullable;
  * the statement this physical connection compiled for that text before, and closing it clears its
  * parameters and batch instead of closing it. The statements are prepared on the connection under
  * the pool's proxy (which would close them when the connection goes back to the pool), so they live
- * as long as the physical connection; the map holds connections weakly.
+ * as long as the physical connection; the connections the pool closed (retired or evicted) are
+ * forgotten when a new one comes.
  *
  * <p>A statement is handed to one user at a time: a second prepare of the same text while the first
  * is open gets a statement of its own, closed when closed. At most {@value #MAX_PER_CONNECTION}
@@ -36,7 +37,7 @@ final class StatementCache {
   static final int MAX_PER_CONNECTION = 64;
 
   private final Map<Connection, Map<String, Entry>> byConnection =
-      Collections.synchronizedMap(new WeakHashMap<>());
+      Collections.synchronizedMap(new IdentityHashMap<>());
 
   /** A kept statement and whether it is handed out now. */
   private static final class Entry {
@@ -51,7 +52,13 @@ final class StatementCache {
   /** {@code c} (a pool's connection) with its prepares served from its physical connection's. */
   Connection wrap(Connection c) throws SQLException {
     Connection physical = c.isWrapperFor(Connection.class) ? c.unwrap(Connection.class) : c;
-    Map<String, Entry> kept = byConnection.computeIfAbsent(physical, p -> newLru());
+    Map<String, Entry> kept = byConnection.get(physical);
+    if (kept == null) {
+      forgetClosed();
+      kept = newLru();
+      byConnection.put(physical, kept);
+    }
+    Map<String, Entry> statements = kept;
     return (Connection)
         Proxy.newProxyInstance(
             Connection.class.getClassLoader(),
@@ -61,7 +68,7 @@ final class StatementCache {
                   && args != null
                   && args.length == 1
                   && args[0] instanceof String) {
-                return prepare(physical, kept, (String) args[0]);
+                return prepare(physical, statements, (String) args[0]);
               }
               return call(c, m, args);
             });
@@ -78,6 +85,24 @@ final class StatementCache {
     Map<String, Entry> kept = byConnection.remove(physical);
     if (kept != null) {
       closeAll(new ArrayList<>(kept.values()));
+    }
+  }
+
+  /**
+   * Forgets the connections the pool has closed since (their statements, closed with them, hold
+   * them: nothing else would let them go).
+   */
+  private void forgetClosed() {
+    synchronized (byConnection) {
+      byConnection.keySet().removeIf(StatementCache::isClosed);
+    }
+  }
+
+  private static boolean isClosed(Connection c) {
+    try {
+      return c.isClosed();
+    } catch (SQLException e) {
+      return true;
     }
   }
 
