@@ -32,10 +32,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One invocation of a {@link Runner}'s agent, run on a thread of its own: waits for the session's
- * turn and lease, reads the session, stores the user's message, runs the agent while storing and
- * emitting its events, and closes a failed invocation with its error event (see {@link Runner} for
- * the contract). Logs as {@link Runner}.
+ * One invocation of a {@link Runner}'s agent: takes the session's lease (with the user's message,
+ * in that append's transaction, when the service offers {@code leaseOnFirstAppend} and nobody holds
+ * or waits for the session; else waiting in the session's queue first), reads the session, stores
+ * the user's message, runs the agent while storing and emitting its events, and closes a failed
+ * invocation with its error event (see {@link Runner} for the contract). Logs as {@link Runner}.
  */
 final class Invocation {
   private static final Logger log = LoggerFactory.getLogger(Runner.class);
@@ -139,51 +140,94 @@ final class Invocation {
     boolean succeeded = false;
     Throwable terminal = null;
     try {
-      lease = lease(runConfig.maxSessionWait());
+      // A turn that stores a message first takes a free lease with that append, in its
+      // transaction: no transaction of its own. If the session is busy, or someone waits for it,
+      // that append stores nothing and the turn waits in the session's queue, then starts again.
+      boolean storesFirst = newMessage != null || (stateDelta != null && !stateDelta.isEmpty());
+      SessionLease onFirstAppend =
+          storesFirst ? sessionService.leaseOnFirstAppend(appName, userId, sessionId) : null;
+      lease = onFirstAppend != null ? onFirstAppend : lease(runConfig.maxSessionWait());
       permit = runner.turns.ifUnguarded(lease, key, deadline, runConfig.sessionWaitListener());
-      session =
-          runner.sessionCache.load(sessionService, appName, userId, sessionId, compaction != null);
-      if (session == null) {
-        throw new SessionNotFoundException(appName, userId, sessionId);
-      }
-      lease.attach(session);
-      // A message answering calls the session's last invocations paused on resumes that
-      // invocation: checked before anything is stored, so a wrong answer changes nothing.
-      Resumption resume = Resumption.of(agent, session, newMessage, appName, userId);
-      String invocationId = newInvocationId;
-      if (resume != null) {
-        invocationId = resume.invocationId(newInvocationId);
-        Telemetry.resumed(span, invocationId);
-      }
-      ctx = newContext(session, newMessage, invocationId, resume);
-      InvocationHistory.closeInterrupted(ctx, agent, lease.tookOver());
-      Content message = newMessage;
-      if (message != null) {
-        Content replaced = null;
-        for (BasePlugin p : plugins) {
-          replaced = p.onUserMessageCallback(ctx, message).blockingGet();
-          if (replaced != null) {
-            break;
+      Resumption resume = null;
+      boolean userMessageCallbacksRan = false;
+      Content userMessage = null; // as a plugin replaced it
+      while (true) {
+        session =
+            runner.sessionCache.load(
+                sessionService, appName, userId, sessionId, compaction != null);
+        if (session == null) {
+          if (lease == onFirstAppend) {
+            // Created here if allowed (RunConfig.autoCreateSession), else SessionNotFoundException.
+            lease.close();
+            lease = lease(untilDeadline(deadline));
+            continue;
           }
+          throw new SessionNotFoundException(appName, userId, sessionId);
         }
-        if (replaced != null) {
-          message = replaced;
-          ctx = newContext(session, message, ctx.invocationId(), resume);
+        lease.attach(session);
+        long readRevision = session.revision();
+        try {
+          // A message answering calls the session's last invocations paused on resumes that
+          // invocation: checked before anything is stored, so a wrong answer changes nothing.
+          resume = Resumption.of(agent, session, newMessage, appName, userId);
+          String invocationId = newInvocationId;
+          if (resume != null) {
+            invocationId = resume.invocationId(newInvocationId);
+            Telemetry.resumed(span, invocationId);
+          }
+          ctx = newContext(session, newMessage, invocationId, resume);
+          InvocationHistory.closeInterrupted(ctx, agent, lease.tookOver());
+          Content message = newMessage;
+          if (message != null) {
+            if (!userMessageCallbacksRan) {
+              // Once per invocation: a turn that starts over keeps the message they gave.
+              for (BasePlugin p : plugins) {
+                Content replaced = p.onUserMessageCallback(ctx, message).blockingGet();
+                if (replaced != null) {
+                  userMessage = replaced;
+                  break;
+                }
+              }
+              userMessageCallbacksRan = true;
+            }
+            if (userMessage != null) {
+              message = userMessage;
+              ctx = newContext(session, message, ctx.invocationId(), resume);
+            }
+          }
+          log.debug(
+              "Invocation {} of agent '{}' on session '{}' of user '{}' in app '{}'",
+              ctx.invocationId(),
+              agent.name(),
+              sessionId,
+              userId,
+              appName);
+          if (message != null || (stateDelta != null && !stateDelta.isEmpty())) {
+            ctx.persist(
+                ctx.newEvent("user")
+                    .content(message)
+                    .actions(EventActions.builder().stateDelta(stateDelta).build())
+                    .build());
+          }
+          break;
+        } catch (SessionBusyException | dev.adk4j.sessions.StaleSessionException e) {
+          if (lease != onFirstAppend || session.revision() != readRevision) {
+            throw e;
+          }
+          // The first append could not take the lease: another invocation holds it or waits for
+          // it, or stored an event since the session was read. Nothing of this one is stored:
+          // it queues for the lease, then reads the session again and starts over.
+          log.debug(
+              "Invocation on session '{}' of user '{}' in app '{}' waits for the lease: {}",
+              sessionId,
+              userId,
+              appName,
+              e.getMessage());
+          ctx = null;
+          lease.close();
+          runner.sessionCache.forget(appName, userId, sessionId);
+          lease = lease(untilDeadline(deadline));
         }
-      }
-      log.debug(
-          "Invocation {} of agent '{}' on session '{}' of user '{}' in app '{}'",
-          ctx.invocationId(),
-          agent.name(),
-          sessionId,
-          userId,
-          appName);
-      if (message != null || (stateDelta != null && !stateDelta.isEmpty())) {
-        ctx.persist(
-            ctx.newEvent("user")
-                .content(message)
-                .actions(EventActions.builder().stateDelta(stateDelta).build())
-                .build());
       }
       begun = true;
       Throwable failure =
@@ -293,6 +337,11 @@ final class Invocation {
     if (!emitter.isCancelled()) {
       emitter.onNext(out);
     }
+  }
+
+  /** What is left of the wait for the session until {@code deadline} ({@link System#nanoTime}). */
+  private static Duration untilDeadline(long deadline) {
+    return Duration.ofNanos(Math.max(0, deadline - System.nanoTime()));
   }
 
   /** Takes the session's lease, creating the session first if it is missing and allowed to. */

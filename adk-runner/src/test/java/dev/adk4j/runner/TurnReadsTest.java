@@ -245,6 +245,93 @@ class TurnReadsTest {
     assertThat(inputs.get(2)).containsExactly("d", "echo d", "e", "echo e", "f", "echo f");
   }
 
+  /**
+   * A turn takes the session's lease with its first append when the session is free (on the
+   * databases, in that append's transaction). When another holder has it, that append stores
+   * nothing: the turn waits in the session's queue (and says so), then starts over on a fresh read,
+   * storing its message once and calling the plugins' user-message hook once. While the turn runs,
+   * nobody else can take the session.
+   */
+  @ParameterizedTest
+  @EnumSource(Backend.class)
+  void aTurnOnAHeldSession_waitsForTheLease_thenStoresItsMessageOnce(Backend backend)
+      throws Exception {
+    BaseSessionService sessions = open(backend);
+    sessions.createSession(APP, USER, null, "s").blockingGet();
+    List<String> othersDuringTheTurn = new CopyOnWriteArrayList<>();
+    ScriptedLlm model =
+        ScriptedLlm.answering(
+            req -> {
+              try {
+                sessions
+                    .acquireLease(APP, USER, "s", java.time.Duration.ZERO)
+                    .blockingGet()
+                    .close();
+                othersDuringTheTurn.add("took the lease");
+              } catch (dev.adk4j.sessions.SessionBusyException e) {
+                othersDuringTheTurn.add("busy");
+              }
+              return ScriptedLlm.textResponse("echo " + Contents.lastUserText(req));
+            });
+    java.util.concurrent.atomic.AtomicInteger userMessageHooks =
+        new java.util.concurrent.atomic.AtomicInteger();
+    dev.adk4j.plugins.BasePlugin counting =
+        new dev.adk4j.plugins.BasePlugin("counting") {
+          @Override
+          public Maybe<Content> onUserMessageCallback(
+              dev.adk4j.agents.InvocationContext ctx, Content message) {
+            userMessageHooks.incrementAndGet();
+            return Maybe.just(Contents.user(Contents.text(message) + "!"));
+          }
+        };
+    Runner runner =
+        Runner.builder()
+            .agent(LlmAgent.builder().name("A").model(model).build())
+            .appName(APP)
+            .sessionService(sessions)
+            .plugins(counting)
+            .build();
+
+    dev.adk4j.sessions.SessionLease holder =
+        sessions.acquireLease(APP, USER, "s", java.time.Duration.ZERO).blockingGet();
+    java.util.concurrent.CountDownLatch waiting = new java.util.concurrent.CountDownLatch(1);
+    dev.adk4j.agents.RunConfig config =
+        dev.adk4j.agents.RunConfig.builder()
+            .maxSessionWait(java.time.Duration.ofSeconds(30))
+            .sessionWaitListener(w -> waiting.countDown())
+            .build();
+    java.util.concurrent.ExecutorService pool =
+        java.util.concurrent.Executors.newSingleThreadExecutor();
+    try {
+      java.util.concurrent.Future<List<Event>> turn =
+          pool.submit(
+              () ->
+                  runner.runAsync(USER, "s", Contents.user("one"), config).toList().blockingGet());
+      assertThat(waiting.await(30, java.util.concurrent.TimeUnit.SECONDS))
+          .as("the turn waits for the lease")
+          .isTrue();
+      assertThat(sessions.getSession(APP, USER, "s").blockingGet().events()).isEmpty();
+      holder.close();
+      assertThat(turn.get(30, java.util.concurrent.TimeUnit.SECONDS))
+          .extracting(e -> Contents.text(e.content().orElseThrow()))
+          .containsExactly("echo one!");
+    } finally {
+      pool.shutdownNow();
+    }
+    List<String> stored = new ArrayList<>();
+    for (Event e : sessions.getSession(APP, USER, "s").blockingGet().events()) {
+      stored.add(Contents.text(e.content().orElseThrow()));
+    }
+    assertThat(stored).containsExactly("one!", "echo one!");
+    assertThat(userMessageHooks).hasValue(1);
+    assertThat(othersDuringTheTurn).containsExactly("busy");
+    // Released at the end: the next turn, and anyone else, takes the session at once.
+    sessions.acquireLease(APP, USER, "s", java.time.Duration.ZERO).blockingGet().close();
+    turn(runner, "two");
+    assertThat(sessions.getSession(APP, USER, "s").blockingGet().events()).hasSize(4);
+    assertThat(userMessageHooks).hasValue(2);
+  }
+
   @org.junit.jupiter.api.Test
   void theLeaseIsReleasedBeforeTheRunCompletes_soTheServiceCanBeClosedRightAfter() {
     String url = "jdbc:sqlite:" + dir.resolve("closing.db");

@@ -296,6 +296,29 @@ public interface BaseSessionService {
   }
 
   /**
+   * A lease that costs no transaction of its own when the session is free (adk4j): the first append
+   * through a session copy {@linkplain SessionLease#attach attached} to it takes it, in that
+   * append's own transaction, if nobody holds the session's lease and nobody waits for it then. If
+   * someone does (or another append came after the copy was read), that append stores nothing and
+   * fails with {@link SessionBusyException} (or {@link StaleSessionException}); the caller then
+   * takes the lease with {@link #acquireLease(String, String, String, java.time.Duration,
+   * java.util.function.Consumer) acquireLease}, which waits in the session's queue, and reads the
+   * session again. Until its first append, such a lease guards nothing and {@link
+   * SessionLease#tookOver()} is false; once taken, it is renewed and fences other writers as any
+   * lease; {@link SessionLease#close()} releases it, and costs nothing if no append took it. The
+   * {@code Runner} starts each turn that stores a user message this way.
+   *
+   * <p>Nothing is read or written here. The default, for services whose leases cost no database
+   * work (in memory) or that have none, is null: take the lease with {@code acquireLease}.
+   *
+   * @return the lease, not taken yet, or null if this service has no such leases
+   */
+  default @Nullable SessionLease leaseOnFirstAppend(
+      String appName, String userId, String sessionId) {
+    return null;
+  }
+
+  /**
    * {@link #acquireLease(String, String, String, java.time.Duration)}, telling {@code onWait} once
    * when the session is busy and this has to wait for it, and why ({@link SessionWait}: who holds
    * it, for how long). The listener runs on the waiting thread and must not block.

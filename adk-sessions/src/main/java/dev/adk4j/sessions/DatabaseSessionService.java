@@ -233,6 +233,17 @@ public final class DatabaseSessionService implements BaseSessionService, AutoClo
   }
 
   /**
+   * A lease taken by the first append through a copy attached to it, in the append's own statement
+   * that bumps the session's revision, if nobody holds the lease and nobody waits for it (see
+   * {@link BaseSessionService#leaseOnFirstAppend}).
+   */
+  @Override
+  public @Nullable SessionLease leaseOnFirstAppend(
+      String appName, String userId, String sessionId) {
+    return service.leaseOnFirstAppend(appName, userId, sessionId);
+  }
+
+  /**
    * Reads the history through the index {@code adk_state_history}, which every append writes in its
    * transaction (a row per key of the event's delta, pointing at the event): only the events that
    * changed the key are read, in the order the appends applied them.

@@ -194,6 +194,12 @@ final class SecretKeepingStore implements SessionStore {
     return store.acquireLease(appName, userId, sessionId, maxWait, onWait);
   }
 
+  @Override
+  public @Nullable SessionLease leaseOnFirstAppend(
+      String appName, String userId, String sessionId) {
+    return store.leaseOnFirstAppend(appName, userId, sessionId);
+  }
+
   /** The wrapped store's history (secret: keys have none: the service refuses them first). */
   @Override
   public List<StateChange> stateHistory(

@@ -2,8 +2,9 @@ package dev.adk4j.sessions;
 
 /**
  * The exclusive right to run an invocation on one session, across every thread and process that
- * shares the session store. Taken with {@link BaseSessionService#acquireLease}; the {@code Runner}
- * holds one for each invocation.
+ * shares the session store. Taken with {@link BaseSessionService#acquireLease}, or by the first
+ * append through a copy attached to a {@link BaseSessionService#leaseOnFirstAppend} lease; the
+ * {@code Runner} holds one for each invocation.
  *
  * <p>A database lease is stored with the session (owner, expiry), renewed in the background while
  * held, and released by {@link #close()}; if its holder dies, another instance takes it over once

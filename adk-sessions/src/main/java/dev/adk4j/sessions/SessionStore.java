@@ -264,6 +264,18 @@ public interface SessionStore {
   }
 
   /**
+   * A lease taken by the first {@link #append} whose {@code leaseOwner} is its owner, in that
+   * append's own atomic step, if the session's lease is free and nobody waits for it then; else
+   * that append throws {@link SessionBusyException} and stores nothing (see {@link
+   * BaseSessionService#leaseOnFirstAppend}). Reads and writes nothing itself. The default, for a
+   * store whose leases cost no database work or that has none, is null.
+   */
+  default @Nullable SessionLease leaseOnFirstAppend(
+      String appName, String userId, String sessionId) {
+    return null;
+  }
+
+  /**
    * {@link #acquireLease(String, String, String, Duration)}, telling {@code onWait} once, on the
    * waiting thread, when the session is busy and the call has to wait (see {@link SessionWait}).
    * The default ignores {@code onWait}; a store with leases overrides this one.

@@ -265,6 +265,14 @@ public final class StoreBackedSessionService implements BaseSessionService {
         });
   }
 
+  /** The store's {@link SessionStore#leaseOnFirstAppend}, after checking the ids. */
+  @Override
+  public @Nullable SessionLease leaseOnFirstAppend(
+      String appName, String userId, String sessionId) {
+    Appends.checkIds(appName, userId, sessionId);
+    return store.leaseOnFirstAppend(appName, userId, sessionId);
+  }
+
   @Override
   public String toString() {
     return "StoreBackedSessionService{" + store + "}";

@@ -1211,6 +1211,133 @@ abstract class DatabaseSessionServiceContract extends SessionServiceContract {
     }
   }
 
+  /**
+   * Issue 32: a lease on first append costs no transaction of its own. It guards nothing until the
+   * first append through a copy attached to it, which takes it in its own statement; from then on
+   * it fences other writers and is renewed as any lease, until closed.
+   */
+  @Test
+  void leaseOnFirstAppend_isTakenByTheAppend_fencesOthers_isRenewed_andReleasedOnClose()
+      throws Exception {
+    MutableClock clock = MutableClock.atFixedStart();
+    ManualScheduler renewals = new ManualScheduler();
+    DatabaseSessionConfig config = driven(Duration.ofSeconds(30), clock, renewals);
+    create("alice", "s1", Map.of());
+    try (DatabaseSessionService a = open(config);
+        DatabaseSessionService b = open(config)) {
+      SessionLease lease = a.leaseOnFirstAppend(APP, "alice", "s1");
+      assertThat(lease).isNotNull();
+      // Not taken yet: it guards nothing, and closing a lease nobody took is harmless.
+      b.acquireLease(APP, "alice", "s1", Duration.ZERO).blockingGet().close();
+      assertThat(a.leaseStats().held()).isZero();
+
+      Session copy = a.getSession(APP, "alice", "s1").blockingGet();
+      lease.attach(copy);
+      a.appendEvent(copy, event(Map.of("k", 1))).blockingGet();
+      assertThat(lease.isHeld()).isTrue();
+      assertThat(lease.tookOver()).isFalse();
+      assertThat(a.leaseStats().held()).isEqualTo(1);
+      assertThatThrownBy(() -> b.acquireLease(APP, "alice", "s1", Duration.ZERO).blockingGet())
+          .isInstanceOf(SessionBusyException.class)
+          .hasMessageContaining(lease.owner());
+      Session outside = b.getSession(APP, "alice", "s1").blockingGet();
+      assertThatThrownBy(() -> b.appendEvent(outside, event(Map.of("k", 9))).blockingGet())
+          .isInstanceOf(SessionBusyException.class);
+      // Renewed past its first expiry and grace (40 s) while held; its later appends go through.
+      clock.advance(Duration.ofSeconds(25));
+      renewals.runPeriodic();
+      clock.advance(Duration.ofSeconds(25));
+      assertThat(a.leaseStats().renewals()).isEqualTo(1);
+      assertThatThrownBy(() -> b.acquireLease(APP, "alice", "s1", Duration.ZERO).blockingGet())
+          .isInstanceOf(SessionBusyException.class);
+      a.appendEvent(copy, event(Map.of("k", 2))).blockingGet();
+
+      lease.close();
+      assertThat(lease.isHeld()).isFalse();
+      assertThat(a.leaseStats().held()).isZero();
+      b.acquireLease(APP, "alice", "s1", Duration.ZERO).blockingGet().close();
+    } finally {
+      renewals.shutdownNow();
+    }
+    assertThat(get("alice", "s1").state()).containsEntry("k", 2);
+    assertThat(get("alice", "s1").events()).hasSize(2);
+  }
+
+  /**
+   * Issue 32: the first append of a lease on first append takes it only if nobody holds it, nobody
+   * waits for it, and nobody appended since the copy was read; otherwise it stores nothing and
+   * fails, and the caller queues with acquireLease. A waiter whose process stopped keeps its place
+   * until the place lapses (a lease duration).
+   */
+  @Test
+  void leaseOnFirstAppend_whileHeldAwaitedOrStale_storesNothing_andFails() throws Exception {
+    MutableClock clock = MutableClock.atFixedStart();
+    ManualScheduler renewals = new ManualScheduler();
+    DatabaseSessionConfig config = driven(Duration.ofSeconds(30), clock, renewals);
+    create("alice", "s1", Map.of());
+    ExecutorService pool = Executors.newSingleThreadExecutor();
+    try (DatabaseSessionService holderService = open(config);
+        DatabaseSessionService a = open(config)) {
+      SessionLease holder =
+          holderService.acquireLease(APP, "alice", "s1", Duration.ZERO).blockingGet();
+      SessionLease first = a.leaseOnFirstAppend(APP, "alice", "s1");
+      Session copy = a.getSession(APP, "alice", "s1").blockingGet();
+      first.attach(copy);
+      assertThatThrownBy(() -> a.appendEvent(copy, event(Map.of("k", 1))).blockingGet())
+          .isInstanceOf(SessionBusyException.class)
+          .hasMessageContaining("'s1'")
+          .hasMessageContaining(holder.owner());
+      first.close();
+      assertThat(copy.revision()).isZero();
+
+      // A waiter queues behind the holder, then its process stops (its service closes).
+      java.util.concurrent.CountDownLatch queued = new java.util.concurrent.CountDownLatch(1);
+      DatabaseSessionService stopped = open(config);
+      Future<?> waiter =
+          pool.submit(
+              () ->
+                  stopped
+                      .acquireLease(
+                          APP, "alice", "s1", Duration.ofMinutes(10), w -> queued.countDown())
+                      .blockingGet());
+      assertThat(queued.await(30, TimeUnit.SECONDS)).as("the waiter queued").isTrue();
+      stopped.close();
+      assertThatThrownBy(() -> waiter.get(30, TimeUnit.SECONDS))
+          .hasCauseInstanceOf(IllegalStateException.class);
+      holder.close();
+      // Free, but its place still stands: the append is refused.
+      SessionLease second = a.leaseOnFirstAppend(APP, "alice", "s1");
+      Session again = a.getSession(APP, "alice", "s1").blockingGet();
+      second.attach(again);
+      assertThatThrownBy(() -> a.appendEvent(again, event(Map.of("k", 2))).blockingGet())
+          .isInstanceOf(SessionBusyException.class)
+          .hasMessageContaining("waits for it");
+      // A copy read before another append is stale: refused too, nothing stored.
+      clock.advance(Duration.ofSeconds(31)); // the stopped waiter's place lapsed
+      Session other = holderService.getSession(APP, "alice", "s1").blockingGet();
+      holderService.appendEvent(other, event(Map.of("k", 3))).blockingGet();
+      assertThatThrownBy(() -> a.appendEvent(again, event(Map.of("k", 4))).blockingGet())
+          .isInstanceOf(StaleSessionException.class);
+      // Read again, the append takes the lease.
+      Session fresh = a.getSession(APP, "alice", "s1").blockingGet();
+      second.attach(fresh);
+      a.appendEvent(fresh, event(Map.of("k", 5))).blockingGet();
+      assertThatThrownBy(
+              () -> holderService.acquireLease(APP, "alice", "s1", Duration.ZERO).blockingGet())
+          .isInstanceOf(SessionBusyException.class);
+      second.close();
+      holderService.acquireLease(APP, "alice", "s1", Duration.ZERO).blockingGet().close();
+    } finally {
+      pool.shutdownNow();
+      renewals.shutdownNow();
+    }
+    List<Object> ks = new ArrayList<>();
+    for (Event e : get("alice", "s1").events()) {
+      ks.add(e.actions().stateDelta().get("k"));
+    }
+    assertThat(ks).containsExactly(3, 5);
+  }
+
   @Test
   void heldLease_isRenewed_beyondItsDuration() throws Exception {
     MutableClock clock = MutableClock.atFixedStart();

@@ -36,6 +36,11 @@ final class FailingDataSource extends DelegatingDataSource {
           "executeLargeBatch");
 
   private final Object lock = new Object();
+
+  /** The proxies of the connections under this DataSource's, one per physical connection. */
+  private final java.util.Map<Connection, Connection> unwrapped =
+      java.util.Collections.synchronizedMap(new java.util.IdentityHashMap<>());
+
   private final List<String> executed = new ArrayList<>();
   private int failAt;
   private @Nullable Supplier<SQLException> failure;
@@ -135,6 +140,10 @@ final class FailingDataSource extends DelegatingDataSource {
             tick("COMMIT (driver)");
           }
           Object result = invoke(real, method, args);
+          if (name.equals("unwrap") && args[0] == Connection.class) {
+            // The physical connection (a store keeps its statements there), still failing.
+            return unwrapped.computeIfAbsent((Connection) result, this::connection);
+          }
           if (result instanceof CallableStatement cs) {
             return statement(CallableStatement.class, cs, (String) args[0]);
           }

@@ -8,7 +8,10 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.Collections;
 import java.util.Locale;
+import java.util.Map;
+import java.util.WeakHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
@@ -90,6 +93,15 @@ public final class CountingDataSource extends DelegatingDataSource {
   private final AtomicLong statements = new AtomicLong();
   private final AtomicLong roundTrips = new AtomicLong();
   private final AtomicLong prepares = new AtomicLong();
+
+  /**
+   * The counting proxies of the connections under this DataSource's ({@code unwrap(Connection)}),
+   * one per physical connection so that a store keys its per-connection settings and statements on
+   * it as it would on the connection itself. Kept as long as this DataSource (each proxy holds its
+   * connection): for tests and benchmarks, whose pools keep their connections.
+   */
+  private final Map<Connection, Connection> unwrapped =
+      Collections.synchronizedMap(new WeakHashMap<>());
 
   public CountingDataSource(DataSource delegate) {
     super(delegate);
@@ -199,8 +211,15 @@ public final class CountingDataSource extends DelegatingDataSource {
             return result;
           }
           return call(c, m, args);
-        // unwrap and isWrapperFor go to the connection: the physical one is what a store keys
-        // its per-connection settings on, and counting must not change what it does.
+        case "unwrap":
+          if (args != null && args[0] == Connection.class) {
+            // The physical connection, still counted: a store keys its per-connection settings
+            // and statements on it, and prepares on it what outlives the pool's proxy.
+            Connection inner = (Connection) java.util.Objects.requireNonNull(call(c, m, args));
+            return unwrapped.computeIfAbsent(inner, CountingDataSource.this::wrap);
+          }
+          return call(c, m, args);
+        // isWrapperFor goes to the connection: counting must not change what a store does.
         case "equals":
           return args != null && proxy == args[0];
         case "hashCode":

@@ -260,7 +260,8 @@ public final class JdbcSessionStore implements SessionStore, AutoCloseable {
 
   @Override
   public Appended append(PendingAppend append, long expectedRevision, @Nullable String leaseOwner) {
-    return writes.append(append, expectedRevision, leaseOwner);
+    return writes.append(
+        append, expectedRevision, leaseOwner, Leases.pendingTake(leases, leaseOwner));
   }
 
   /**
@@ -295,6 +296,16 @@ public final class JdbcSessionStore implements SessionStore, AutoCloseable {
       java.util.function.Consumer<dev.adk4j.sessions.SessionWait> onWait)
       throws InterruptedException {
     return Leases.acquire(leases, appName, userId, sessionId, maxWait, onWait);
+  }
+
+  /**
+   * A lease taken by the first append through a copy attached to it, in the statement of that
+   * append that bumps the revision, if nobody holds the lease and nobody waits for it; that append
+   * fails with {@link dev.adk4j.sessions.SessionBusyException} otherwise. Costs nothing here.
+   */
+  @Override
+  public SessionLease leaseOnFirstAppend(String appName, String userId, String sessionId) {
+    return Leases.onFirstAppend(leases, appName, userId, sessionId);
   }
 
   /** How this store's leases are being renewed (held now, renewals, late, failed, lost). */

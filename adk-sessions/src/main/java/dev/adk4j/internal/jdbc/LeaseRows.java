@@ -39,6 +39,9 @@ final class LeaseRows {
   /** How renewals of this store's leases went. */
   final LeaseCounters counters = new LeaseCounters();
 
+  /** Leases on first append not taken yet, by owner (see {@link Leases#onFirstAppend}). */
+  final Map<String, Leases.DbLease> pending = new java.util.concurrent.ConcurrentHashMap<>();
+
   /** Notified when a lease of this store is released in this process: its waiters look again. */
   final Object released = new Object();
 

@@ -15,6 +15,7 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Session leases stored in the database: acquisition with a bounded wait (a place in the session's
@@ -207,28 +208,84 @@ final class Leases {
     }
     long waited = rows.clock().millis() - start;
     log.debug("Leased {} as '{}' after {} ms", context, owner, waited);
-    return new DbLease(rows, attempt.pk(), owner, context, attempt.previousOwner() != null);
+    DbLease lease =
+        new DbLease(rows, attempt.pk(), owner, context, attempt.previousOwner() != null, true);
+    Renewer.add(lease);
+    return lease;
   }
 
-  private static final class DbLease implements SessionLease {
+  /**
+   * A lease that the first append through a copy attached to it takes, in that append's statement
+   * that bumps the revision ({@link SqlText#bumpRevisionTakingLease}): no transaction of its own.
+   * Registered as pending under its owner until then, so that the store's append knows to take it.
+   */
+  static SessionLease onFirstAppend(LeaseRows rows, String app, String user, String id) {
+    DbLease lease =
+        new DbLease(
+            rows, 0, LeaseOwners.newOwner(), SessionRows.describe(app, user, id), false, false);
+    rows.pending.put(lease.owner, lease);
+    return lease;
+  }
+
+  /**
+   * What an append by {@code owner} must do to take its lease: give the session's pk, once the
+   * append committed, to the returned consumer; null if {@code owner} has no lease waiting for its
+   * first append in this store.
+   */
+  static java.util.function.@Nullable LongConsumer pendingTake(
+      LeaseRows rows, @Nullable String owner) {
+    if (owner == null) {
+      return null;
+    }
+    DbLease lease = rows.pending.get(owner);
+    return lease == null ? null : lease::taken;
+  }
+
+  static final class DbLease implements SessionLease {
     private final LeaseRows rows;
-    private final long pk;
+
+    /** The session's pk; known once taken. */
+    private volatile long pk;
+
     private final String owner;
     private final String context;
     private final boolean tookOver;
     private volatile boolean held = true;
 
+    /** Whether the lease is in the database: taken when made, or by its first append. */
+    private boolean taken;
+
     /** When the lease was last extended (taken, or the start of the round that renewed it). */
     private volatile long extendedAt;
 
-    DbLease(LeaseRows rows, long pk, String owner, String context, boolean tookOver) {
+    DbLease(
+        LeaseRows rows, long pk, String owner, String context, boolean tookOver, boolean taken) {
       this.rows = rows;
       this.pk = pk;
       this.owner = owner;
       this.context = context;
       this.tookOver = tookOver;
+      this.taken = taken;
       this.extendedAt = rows.clock().millis();
-      Renewer.add(this);
+    }
+
+    /** The first append took this lease in the database: it is renewed from now on. */
+    synchronized void taken(long sessionPk) {
+      rows.pending.remove(owner);
+      if (taken) {
+        return;
+      }
+      pk = sessionPk;
+      taken = true;
+      extendedAt = rows.clock().millis();
+      log.debug("Leased {} as '{}' with its first append", context, owner);
+      if (held) {
+        Renewer.add(this);
+      } else {
+        // Closed while its first append ran: the lease is in the database, release it now.
+        held = true;
+        release(true);
+      }
     }
 
     @Override
@@ -256,12 +313,17 @@ final class Leases {
       release(false);
     }
 
-    private void release(boolean finished) {
+    private synchronized void release(boolean finished) {
       Renewer.remove(this);
       if (!held) {
         return;
       }
       held = false;
+      if (!taken) {
+        // No append took it: there is nothing in the database to release.
+        rows.pending.remove(owner);
+        return;
+      }
       try {
         rows.releaseLease(pk, owner, context, finished);
       } catch (RuntimeException e) {

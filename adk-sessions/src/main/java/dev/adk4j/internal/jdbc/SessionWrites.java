@@ -26,6 +26,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.LongConsumer;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -236,8 +237,17 @@ final class SessionWrites {
    * the stored event records, the id is checked first and the event row written after the state. If
    * the event is a compaction, the session's {@code last_compaction_seq} becomes its sequence
    * number in the statement that bumps the revision.
+   *
+   * <p>With {@code takes} (a lease on first append whose owner is {@code leaseOwner}), the same
+   * statement takes the lease if it is free and nobody waits for it, and {@code takes} is given the
+   * session's pk once the transaction committed; if the lease is not free, nothing is stored and
+   * {@link SessionBusyException} is thrown.
    */
-  Appended append(PendingAppend append, long expectedRevision, @Nullable String leaseOwner) {
+  Appended append(
+      PendingAppend append,
+      long expectedRevision,
+      @Nullable String leaseOwner,
+      @Nullable LongConsumer takes) {
     String app = append.appName();
     String user = append.userId();
     String id = append.sessionId();
@@ -247,82 +257,93 @@ final class SessionWrites {
     String plainJson = append.increments().isEmpty() ? JsonText.write(dialect, stored) : null;
     Instant updated = Instant.ofEpochMilli(append.timestamp());
     boolean compaction = append.isCompaction();
-    return tx.run(
-        true,
-        "append event '" + stored.id() + "' to " + context,
-        c -> {
-          long pk;
-          long revision;
-          long now = clock.millis();
-          try (PreparedStatement ps = c.prepareStatement(sql.bumpRevision)) {
-            ps.setLong(1, updated.getEpochSecond());
-            ps.setInt(2, updated.getNano());
-            ps.setInt(3, compaction ? 1 : 0);
-            ps.setLong(4, now);
-            ps.setString(5, leaseOwner);
-            ps.setLong(6, now + leaseMillis);
-            ps.setString(7, app);
-            ps.setString(8, user);
-            ps.setString(9, id);
-            ps.setLong(10, expectedRevision);
-            ps.setString(11, leaseOwner);
-            ps.setLong(12, now);
-            ps.setLong(13, now);
-            try (ResultSet rs = ps.executeQuery()) {
-              if (!rs.next()) {
-                throw refused(c, app, user, id, expectedRevision);
-              }
-              pk = rs.getLong(1);
-              revision = rs.getLong(2);
-            }
-          }
-          // The id checks come after the revision bump, which orders appends to the session: no
-          // concurrent append can store the same id between a check and the insert.
-          Map<String, Object> resolved = new HashMap<>();
-          if (plainJson != null) {
-            // The event's JSON is known: its insert checks the id too, before the state writes.
-            try (PreparedStatement ps = c.prepareStatement(sql.insertNewEvent)) {
-              ps.setLong(1, pk);
-              ps.setLong(2, revision);
-              ps.setString(3, stored.id());
-              ps.setLong(4, stored.timestamp());
-              ps.setString(5, plainJson);
-              ps.setLong(6, pk);
-              ps.setString(7, stored.id());
-              if (ps.executeUpdate() == 0) {
-                throw append.duplicateEvent();
-              }
-            }
-            state.applyState(c, app, user, pk, ops, append, resolved);
-          } else {
-            // Increments: the stored event records their results, known after the state writes.
-            try (PreparedStatement ps = c.prepareStatement(sql.selectEventId)) {
-              ps.setLong(1, pk);
-              ps.setString(2, stored.id());
-              try (ResultSet rs = ps.executeQuery()) {
-                if (rs.next()) {
-                  throw append.duplicateEvent();
+    long[] sessionPk = new long[1];
+    Appended appended =
+        tx.run(
+            true,
+            "append event '" + stored.id() + "' to " + context,
+            c -> {
+              long pk;
+              long revision;
+              long now = clock.millis();
+              try (PreparedStatement ps =
+                  c.prepareStatement(
+                      takes == null ? sql.bumpRevision : sql.bumpRevisionTakingLease)) {
+                ps.setLong(1, updated.getEpochSecond());
+                ps.setInt(2, updated.getNano());
+                ps.setInt(3, compaction ? 1 : 0);
+                ps.setLong(4, now);
+                ps.setString(5, leaseOwner);
+                ps.setLong(6, now + leaseMillis);
+                ps.setString(7, app);
+                ps.setString(8, user);
+                ps.setString(9, id);
+                ps.setLong(10, expectedRevision);
+                ps.setString(11, leaseOwner);
+                ps.setLong(12, now);
+                ps.setLong(13, now);
+                try (ResultSet rs = ps.executeQuery()) {
+                  if (!rs.next()) {
+                    throw refused(c, app, user, id, expectedRevision, takes != null);
+                  }
+                  pk = rs.getLong(1);
+                  revision = rs.getLong(2);
                 }
               }
-            }
-            state.applyState(c, app, user, pk, ops, append, resolved);
-            try (PreparedStatement ps = c.prepareStatement(sql.insertEvent)) {
-              ps.setLong(1, pk);
-              ps.setLong(2, revision);
-              ps.setString(3, stored.id());
-              ps.setLong(4, stored.timestamp());
-              ps.setString(5, JsonText.write(dialect, append.eventWith(resolved)));
-              ps.executeUpdate();
-            }
-          }
-          StateHistoryRows.record(c, pk, revision, app, user, append.delta(), append.increments());
-          return new Appended(revision, resolved);
-        });
+              sessionPk[0] = pk;
+              // The id checks come after the revision bump, which orders appends to the session: no
+              // concurrent append can store the same id between a check and the insert.
+              Map<String, Object> resolved = new HashMap<>();
+              if (plainJson != null) {
+                // The event's JSON is known: its insert checks the id too, before the state writes.
+                try (PreparedStatement ps = c.prepareStatement(sql.insertNewEvent)) {
+                  ps.setLong(1, pk);
+                  ps.setLong(2, revision);
+                  ps.setString(3, stored.id());
+                  ps.setLong(4, stored.timestamp());
+                  ps.setString(5, plainJson);
+                  ps.setLong(6, pk);
+                  ps.setString(7, stored.id());
+                  if (ps.executeUpdate() == 0) {
+                    throw append.duplicateEvent();
+                  }
+                }
+                state.applyState(c, app, user, pk, ops, append, resolved);
+              } else {
+                // Increments: the stored event records their results, known after the state writes.
+                try (PreparedStatement ps = c.prepareStatement(sql.selectEventId)) {
+                  ps.setLong(1, pk);
+                  ps.setString(2, stored.id());
+                  try (ResultSet rs = ps.executeQuery()) {
+                    if (rs.next()) {
+                      throw append.duplicateEvent();
+                    }
+                  }
+                }
+                state.applyState(c, app, user, pk, ops, append, resolved);
+                try (PreparedStatement ps = c.prepareStatement(sql.insertEvent)) {
+                  ps.setLong(1, pk);
+                  ps.setLong(2, revision);
+                  ps.setString(3, stored.id());
+                  ps.setLong(4, stored.timestamp());
+                  ps.setString(5, JsonText.write(dialect, append.eventWith(resolved)));
+                  ps.executeUpdate();
+                }
+              }
+              StateHistoryRows.record(
+                  c, pk, revision, app, user, append.delta(), append.increments());
+              return new Appended(revision, resolved);
+            });
+    if (takes != null) {
+      takes.accept(sessionPk[0]);
+    }
+    return appended;
   }
 
   /** Why the revision bump matched no row: no session, a stale copy, or another's lease. */
   private SessionException refused(
-      Connection c, String app, String user, String id, long expectedRevision) throws SQLException {
+      Connection c, String app, String user, String id, long expectedRevision, boolean taking)
+      throws SQLException {
     try (PreparedStatement ps = c.prepareStatement(sql.selectLeaseByKey)) {
       ps.setString(1, app);
       ps.setString(2, user);
@@ -339,14 +360,19 @@ final class SessionWrites {
         if (revision != expectedRevision) {
           return new StaleSessionException(app, user, id, expectedRevision, revision);
         }
+        String holder = rs.getString(2);
         long until = rs.getLong(3);
         return new SessionBusyException(
             app,
             user,
             id,
-            rs.getString(2),
-            Instant.ofEpochMilli(until),
-            "an append from outside the invocation that holds the session's lease was refused");
+            holder,
+            holder == null ? null : Instant.ofEpochMilli(until),
+            taking
+                ? "the append that was to take the session's lease was refused: another"
+                    + " invocation holds the lease or waits for it"
+                : "an append from outside the invocation that holds the session's lease was"
+                    + " refused");
       }
     }
   }

@@ -69,6 +69,14 @@ final class SqlText {
    */
   final String bumpRevision;
 
+  /**
+   * {@link #bumpRevision} for an append that takes the lease of its owner (a lease on first
+   * append), with the same parameters: the lease becomes parameter 5's until parameter 6 if nobody
+   * holds it and no live waiter (by parameter 12) queues for it, or if parameter 11 (the same
+   * owner) already holds it; no row otherwise (and if stale or missing).
+   */
+  final String bumpRevisionTakingLease;
+
   /** The session's lease: pk, owner, until. */
   final String selectLease;
 
@@ -309,6 +317,17 @@ final class SqlText {
             + " lease_until = CASE WHEN lease_owner = ? THEN ? ELSE lease_until END"
             + " WHERE app_name = ? AND user_id = ? AND session_id = ? AND revision = ?"
             + " AND (lease_owner IS NULL OR lease_owner = ? OR lease_until < ?)"
+            + " AND (expire_at IS NULL OR expire_at > ?) RETURNING pk, revision";
+    bumpRevisionTakingLease =
+        "UPDATE adk_sessions SET revision = revision + 1, update_seconds = ?, update_nanos = ?,"
+            + " last_compaction_seq = CASE WHEN ? = 1 THEN revision + 1"
+            + " ELSE last_compaction_seq END,"
+            + " expire_at = CASE WHEN ttl_millis IS NULL THEN NULL ELSE ? + ttl_millis END,"
+            + " lease_owner = ?, lease_until = ?"
+            + " WHERE app_name = ? AND user_id = ? AND session_id = ? AND revision = ?"
+            + " AND (lease_owner = ? OR (lease_owner IS NULL"
+            + " AND NOT EXISTS (SELECT 1 FROM adk_session_waiters w"
+            + " WHERE w.session_pk = adk_sessions.pk AND w.wait_until >= ?)))"
             + " AND (expire_at IS NULL OR expire_at > ?) RETURNING pk, revision";
     String leaseColumns =
         "SELECT pk, lease_owner, lease_until"

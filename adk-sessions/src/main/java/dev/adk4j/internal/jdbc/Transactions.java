@@ -5,6 +5,7 @@ import com.zaxxer.hikari.HikariPoolMXBean;
 import dev.adk4j.sessions.DatabaseSessionConfig;
 import dev.adk4j.sessions.SessionException;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
 import java.sql.Statement;
@@ -70,6 +71,9 @@ final class Transactions {
   private final ReentrantLock writeLock;
   private volatile boolean closed;
 
+  /** SQLite's prepared statements, kept per physical connection; null on PostgreSQL. */
+  private final @Nullable StatementCache statements;
+
   /**
    * The physical connections of a {@link DataSource} passed in that this store configured: set the
    * statement timeout on (PostgreSQL) or the busy timeout (SQLite). Weakly held: the pool decides
@@ -94,6 +98,7 @@ final class Transactions {
     this.dialect = dialect;
     this.config = config;
     this.writeLock = writeLock;
+    this.statements = dialect == Dialect.SQLITE ? new StatementCache() : null;
   }
 
   DataSource dataSource() {
@@ -152,21 +157,25 @@ final class Transactions {
         prepare(c);
         String begin = write ? dialect.beginWrite() : dialect.beginRead();
         boolean driverManaged = begin == null;
+        Connection w = statements == null ? c : statements.wrap(c);
         if (begin == null) {
           c.setAutoCommit(false);
         } else {
-          execute(c, begin);
+          executeControl(w, begin);
         }
         try {
-          T result = work.run(c);
+          T result = work.run(w);
           stage = Stage.COMMITTING;
           if (driverManaged) {
             c.commit();
           } else {
-            execute(c, "COMMIT");
+            executeControl(w, "COMMIT");
           }
           return result;
         } catch (Throwable t) {
+          if (statements != null) {
+            statements.evict(c); // nothing a failure left behind is reused
+          }
           rollback(c, driverManaged, t);
           throw t;
         } finally {
@@ -493,6 +502,20 @@ final class Transactions {
       Thread.currentThread().interrupt();
       throw withEarlier(
           new SessionException("Interrupted while retrying to " + what, e), failedAttempts);
+    }
+  }
+
+  /**
+   * Executes a transaction's {@code BEGIN ...} or {@code COMMIT}: prepared where statements are
+   * kept (SQLite: compiled once per connection), else as a plain statement.
+   */
+  private void executeControl(Connection c, String statement) throws SQLException {
+    if (statements == null) {
+      execute(c, statement);
+      return;
+    }
+    try (PreparedStatement ps = c.prepareStatement(statement)) {
+      ps.execute();
     }
   }
 
