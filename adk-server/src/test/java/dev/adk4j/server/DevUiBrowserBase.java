@@ -104,6 +104,21 @@ abstract class DevUiBrowserBase {
         AdkServer.builder()
             .app(APP, greeter)
             .app("other_app", other)
+            .app(
+                "bank_app",
+                LlmAgent.builder()
+                    .name("teller")
+                    .model(
+                        ScriptedLlm.answering(
+                            req ->
+                                ScriptedLlm.functionResponses(req).isEmpty()
+                                    ? ScriptedLlm.functionCallResponse(
+                                        "transfer", java.util.Map.of("amount", 5))
+                                    : ScriptedLlm.textResponse("sent")))
+                    .tools(
+                        dev.adk4j.tools.FunctionTool.create(
+                            DevUiBrowserBase.class, "transfer", true))
+                    .build())
             .store(storeUrl(dir))
             // the UI's session import sends the model's turns of the file
             .clientPolicy(AdkServer.ClientPolicy.defaults().modelContent(true))
@@ -136,6 +151,56 @@ abstract class DevUiBrowserBase {
             .build();
     driver = new ChromeDriver(service, options);
     wait = new WebDriverWait(driver, WAIT);
+  }
+
+  /** The bank app's tool, which asks a person to confirm each call; counts the calls it ran. */
+  public static java.util.Map<String, Object> transfer(
+      @dev.adk4j.tools.Annotations.Schema(name = "amount") int amount) {
+    TRANSFERS.incrementAndGet();
+    return java.util.Map.of("transferred", amount);
+  }
+
+  static final java.util.concurrent.atomic.AtomicInteger TRANSFERS =
+      new java.util.concurrent.atomic.AtomicInteger();
+
+  /**
+   * A confirmation resumed from the UI: in the bank app, a message makes the agent call a tool that
+   * asks for a confirmation; the UI shows the request with a "Confirmed" box and "Submit"; the
+   * answer resumes the paused invocation, the tool runs once and the agent answers. Checked in the
+   * page and in the stored session (one invocation).
+   */
+  void confirmInTheUi() {
+    int before = TRANSFERS.get();
+    driver.get(server.url().resolve("/dev-ui/?app=bank_app").toString());
+    WebElement input =
+        wait.until(
+            ExpectedConditions.elementToBeClickable(
+                By.cssSelector("textarea[placeholder='Type a message...']")));
+    input.sendKeys("pay 5");
+    input.sendKeys(org.openqa.selenium.Keys.ENTER);
+    wait.until(
+        ExpectedConditions.elementToBeClickable(
+            By.xpath("//app-chat-panel//button[normalize-space()='Submit']")));
+    assertThat(TRANSFERS).hasValue(before);
+    click(By.xpath("//app-chat-panel//label[.//span[normalize-space()='Confirmed']]//input"));
+    click(By.xpath("//app-chat-panel//button[normalize-space()='Submit']"));
+    wait.until(
+        ExpectedConditions.visibilityOfElementLocated(
+            By.xpath("//app-chat-panel//p[normalize-space()='sent']")));
+    assertThat(TRANSFERS).hasValue(before + 1);
+    wait.until(ExpectedConditions.urlContains("session="));
+    String session = queryParam(driver.getCurrentUrl(), "session");
+    JsonNode stored = json(client.get("/apps/bank_app/users/user/sessions/" + session));
+    java.util.Set<String> invocations = new java.util.HashSet<>();
+    boolean ran = false;
+    for (JsonNode e : stored.path("events")) {
+      invocations.add(e.path("invocationId").asText());
+      for (JsonNode part : e.path("content").path("parts")) {
+        ran |= part.at("/functionResponse/response/transferred").asInt() == 5;
+      }
+    }
+    assertThat(ran).as("the transfer's response in %s", stored).isTrue();
+    assertThat(invocations).as("one invocation, paused and resumed").hasSize(1);
   }
 
   @AfterEach

@@ -196,6 +196,9 @@ class DevUiBrowserTest extends DevUiBrowserBase {
       assertThat(imported.at("/events/1/content/parts/0/text").asText())
           .isEqualTo("Imported answer");
 
+      // A confirmation given in the UI resumes the paused invocation.
+      confirmInTheUi();
+
       // No request of the page to this server failed (the console logs each failed one).
       assertNoFailedRequests();
 

@@ -77,6 +77,7 @@ class PostgresDevUiBrowserTest extends DevUiBrowserBase {
       }
       // the session selector's Import, stored in PostgreSQL
       assertThat(importSession("Imported into PostgreSQL").path("events")).hasSize(2);
+      confirmInTheUi();
       assertNoFailedRequests();
     } catch (AssertionError | RuntimeException e) {
       saveFailure();
