@@ -55,6 +55,9 @@ final class Invocation {
   private final RunConfig runConfig;
   private final @Nullable Map<String, Object> stateDelta;
 
+  /** The invocation this run resumes by its id; null: a new one, or the one the message answers. */
+  private final @Nullable String resumedId;
+
   /**
    * Whether the invocation began in storage: its user message was stored (or it had none to store).
    * Until then a failure stores no closing event, which would make a turn without its message
@@ -75,6 +78,19 @@ final class Invocation {
       @Nullable Content newMessage,
       RunConfig runConfig,
       @Nullable Map<String, Object> stateDelta) {
+    this(runner, userId, sessionId, newMessage, runConfig, stateDelta, null);
+  }
+
+  /** An invocation that resumes invocation {@code resumedId} (if not null) by its id. */
+  Invocation(
+      Runner runner,
+      String userId,
+      String sessionId,
+      @Nullable Content newMessage,
+      RunConfig runConfig,
+      @Nullable Map<String, Object> stateDelta,
+      @Nullable String resumedId) {
+    this.resumedId = resumedId;
     this.runner = runner;
     this.agent = runner.agent();
     this.appName = runner.appName();
@@ -169,13 +185,23 @@ final class Invocation {
         try {
           // A message answering calls the session's last invocations paused on resumes that
           // invocation: checked before anything is stored, so a wrong answer changes nothing.
-          resume = Resumption.of(agent, session, newMessage, appName, userId);
+          resume =
+              resumedId == null
+                  ? Resumption.of(agent, session, newMessage, appName, userId)
+                  : Resumption.byId(agent, session, resumedId, newMessage, appName, userId);
+          if (resumedId != null && resume == null) {
+            // ADK's no-op: the invocation finished (or went on after its answers) already
+            succeeded = true;
+            return null;
+          }
           String invocationId = newInvocationId;
           if (resume != null) {
             invocationId = resume.invocationId(newInvocationId);
             Telemetry.resumed(span, invocationId);
           }
-          ctx = newContext(session, newMessage, invocationId, resume);
+          Content answers = resume == null ? null : resume.answers();
+          ctx =
+              newContext(session, newMessage == null ? answers : newMessage, invocationId, resume);
           InvocationHistory.closeInterrupted(ctx, agent, lease.tookOver());
           Content message = newMessage;
           if (message != null) {

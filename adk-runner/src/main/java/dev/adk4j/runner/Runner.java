@@ -450,6 +450,58 @@ public class Runner implements AutoCloseable {
       @Nullable Content newMessage,
       RunConfig runConfig,
       @Nullable Map<String, Object> stateDelta) {
+    return run(userId, sessionId, newMessage, runConfig, stateDelta, null);
+  }
+
+  /**
+   * Resumes invocation {@code invocationId} of the session, paused on a long-running call or a
+   * confirmation request, by its id: ADK for Java's form, ADK for Python's {@code
+   * run_async(user_id, session_id, invocation_id=..., new_message=...)}. Every adk4j app is
+   * resumable (there is no {@code ResumabilityConfig} to set). The resumed run works under that
+   * invocation's id, on the branch the calls were made on, from the agent that made them (through
+   * its sequential parents, which go on after it), as a resuming message does (see the class
+   * comment); any runner on the same store resumes it.
+   *
+   * <ul>
+   *   <li>{@code invocationId} null: the same as {@link #runAsync(String, String, Content,
+   *       RunConfig, Map)} (a message answering paused calls resumes their invocation anyway).
+   *   <li>With a {@code newMessage}: it must hold the function responses answering calls of that
+   *       invocation; it is stored under the invocation's id.
+   *   <li>Without one: the answers are in the session already (function responses in an event
+   *       authored {@code user} with the invocation's id, stored after its last agent event, for
+   *       instance by {@code appendEvent} when a job finished); nothing new is stored (except an
+   *       event carrying {@code stateDelta}, if given), and the agents see those answers as the
+   *       invocation's message. An invocation that never paused, or went on after its answers, is
+   *       not run again: the run completes with no event, as in ADK.
+   * </ul>
+   *
+   * <p>Lazy: nothing happens until subscription.
+   *
+   * @throws IllegalArgumentException (through the Flowable, before anything is stored) if the
+   *     session has no event of that invocation, the message answers no call of it, or the
+   *     invocation still waits for answers to its paused calls; directly if an id is empty or blank
+   * @throws SessionNotFoundException (through the Flowable) if the session does not exist
+   */
+  public final Flowable<Event> runAsync(
+      String userId,
+      String sessionId,
+      @Nullable String invocationId,
+      @Nullable Content newMessage,
+      RunConfig runConfig,
+      @Nullable Map<String, Object> stateDelta) {
+    if (invocationId != null) {
+      requireId(invocationId, "invocationId");
+    }
+    return run(userId, sessionId, newMessage, runConfig, stateDelta, invocationId);
+  }
+
+  private Flowable<Event> run(
+      String userId,
+      String sessionId,
+      @Nullable Content newMessage,
+      RunConfig runConfig,
+      @Nullable Map<String, Object> stateDelta,
+      @Nullable String resumedId) {
     requireId(userId, "userId");
     requireId(sessionId, "sessionId");
     Objects.requireNonNull(runConfig, "runConfig");
@@ -467,7 +519,8 @@ public class Runner implements AutoCloseable {
                       : assembled;
               return Flowable.<Event>create(
                   emitter ->
-                      new Invocation(this, userId, sessionId, newMessage, runConfig, stateDelta)
+                      new Invocation(
+                              this, userId, sessionId, newMessage, runConfig, stateDelta, resumedId)
                           .run(emitter, caller),
                   BackpressureStrategy.BUFFER);
             });

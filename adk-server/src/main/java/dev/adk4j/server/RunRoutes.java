@@ -47,7 +47,8 @@ final class RunRoutes {
       String sessionId,
       @Nullable Content newMessage,
       boolean streaming,
-      @Nullable Map<String, Object> stateDelta) {}
+      @Nullable Map<String, Object> stateDelta,
+      @Nullable String invocationId) {}
 
   private final Apps apps;
   private final SessionRoutes sessions;
@@ -123,7 +124,7 @@ final class RunRoutes {
           "body",
           "invocationId");
     }
-    if (content == null && invocation == null) {
+    if (content == null && (invocation == null || invocation.asText().isBlank())) {
       throw HttpError.invalid(
           "missing",
           "'newMessage' is required unless the run resumes an invocation ('invocationId'):"
@@ -142,8 +143,13 @@ final class RunRoutes {
     Map<String, Object> delta =
         Wire.map(Wire.field(body, "stateDelta", "state_delta"), "stateDelta");
     apps.runner(app);
+    // blank is absent, as in ADK (Python's falsy invocation_id)
+    String resumed =
+        invocation == null || invocation.asText().isBlank()
+            ? null
+            : Wire.id(invocation.asText(), "invocationId", "body");
     return new RunRequest(
-        app, user, session, content, streaming != null && streaming.asBoolean(), delta);
+        app, user, session, content, streaming != null && streaming.asBoolean(), delta, resumed);
   }
 
   private Flowable<Event> start(RunRequest run, Consumer<SessionWait> onWait) {
@@ -151,8 +157,8 @@ final class RunRoutes {
     AdkServer.ClientPolicy policy = apps.policy(run.appName());
     Content sent = run.newMessage();
     // A paused invocation (a long-running call, a confirmation) resumes with the message that
-    // answers its calls, invocationId or not. Without a message (ADK's resume by invocationId
-    // alone) the agent runs on the session as it is, in a new invocation.
+    // answers its calls, or by its invocationId alone when its answers are stored already. A
+    // message holding no function response starts a new turn, invocationId or not.
     Content message =
         sent == null
             ? null
@@ -184,11 +190,23 @@ final class RunRoutes {
     // On a thread of its own: the request's thread waits for it, sending heartbeats in a stream.
     Flowable<Event> flow =
         apps.runner(run.appName())
-            .runAsync(run.userId(), run.sessionId(), message, cfg, delta)
+            .runAsync(
+                run.userId(),
+                run.sessionId(),
+                message == null || answers(message) ? run.invocationId() : null,
+                message,
+                cfg,
+                delta)
             .subscribeOn(Schedulers.io());
     Traces t = traces;
     // the trace views link each model event to the model call that produced it
     return t == null ? flow : flow.doOnNext(t::event);
+  }
+
+  /** Whether {@code message} holds a function response (it resumes an invocation). */
+  private static boolean answers(Content message) {
+    return message.parts().orElse(List.of()).stream()
+        .anyMatch(p -> p.functionResponse().isPresent());
   }
 
   private void run(HttpExchange ex, RunRequest run) throws IOException {

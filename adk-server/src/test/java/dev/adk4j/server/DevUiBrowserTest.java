@@ -92,8 +92,8 @@ class DevUiBrowserTest extends DevUiBrowserBase {
       waitForState("last_greeting: \"Hello, Ada!\"");
 
       // Edit the state in the UI: More options > Update state, a JSON editor.
-      click(By.xpath("//app-chat-panel//button[.//mat-icon[normalize-space()='more_vert']]"));
-      click(By.xpath("//*[@role='menuitem'][normalize-space()='Update state']"));
+      click(By.xpath("//app-chat-panel//button[contains(@class, 'input-prefix-menu-btn')]"));
+      click(By.xpath("//*[@role='menuitem'][contains(normalize-space(), 'Update state')]"));
       WebElement editor =
           wait.until(
               ExpectedConditions.elementToBeClickable(
@@ -188,6 +188,16 @@ class DevUiBrowserTest extends DevUiBrowserBase {
       // The Evals tab: create an eval set, add this session to it as a case, run it; the case
       // passes (the scripted agent answers as it did) and the result is stored.
       evalTabRunsTheSession("ui_set", "ui_case");
+
+      // Import an exported session in the session selector: a new session with its events.
+      JsonNode imported = importSession("Imported answer");
+      assertThat(imported.path("events")).hasSize(2);
+      assertThat(imported.at("/events/1/author").asText()).isEqualTo("greeter");
+      assertThat(imported.at("/events/1/content/parts/0/text").asText())
+          .isEqualTo("Imported answer");
+
+      // A confirmation given in the UI resumes the paused invocation.
+      confirmInTheUi();
 
       // No request of the page to this server failed (the console logs each failed one).
       assertNoFailedRequests();

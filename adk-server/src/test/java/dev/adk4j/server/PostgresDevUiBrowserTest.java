@@ -75,6 +75,9 @@ class PostgresDevUiBrowserTest extends DevUiBrowserBase {
           assertThat(rs.next()).isFalse();
         }
       }
+      // the session selector's Import, stored in PostgreSQL
+      assertThat(importSession("Imported into PostgreSQL").path("events")).hasSize(2);
+      confirmInTheUi();
       assertNoFailedRequests();
     } catch (AssertionError | RuntimeException e) {
       saveFailure();

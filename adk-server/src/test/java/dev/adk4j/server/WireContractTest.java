@@ -42,6 +42,15 @@ class WireContractTest {
     return Map.of("found", q);
   }
 
+  static final java.util.concurrent.atomic.AtomicInteger TRANSFERS =
+      new java.util.concurrent.atomic.AtomicInteger();
+
+  /** A tool a person confirms first. */
+  public static Map<String, Object> transfer(@Schema(name = "amount") int amount) {
+    TRANSFERS.incrementAndGet();
+    return Map.of("transferred", amount);
+  }
+
   @BeforeAll
   static void start() {
     store = new DatabaseSessionService("jdbc:sqlite:" + dir.resolve("wire.db"));
@@ -62,6 +71,19 @@ class WireContractTest {
     server =
         AdkServer.builder()
             .app("app", agent)
+            .app(
+                "hitl",
+                LlmAgent.builder()
+                    .name("teller")
+                    .model(
+                        ScriptedLlm.answering(
+                            req ->
+                                ScriptedLlm.functionResponses(req).isEmpty()
+                                    ? ScriptedLlm.functionCallResponse(
+                                        "transfer", Map.of("amount", 5))
+                                    : ScriptedLlm.textResponse("sent")))
+                    .tools(FunctionTool.create(WireContractTest.class, "transfer", true))
+                    .build())
             .sessionService(store)
             .artifactService(new InMemoryArtifactService())
             .port(0)
@@ -269,6 +291,76 @@ class WireContractTest {
     assertThat(sse.statusCode()).isEqualTo(200);
     assertThat(sse.headers().firstValue("Content-Type").orElse("")).startsWith("text/event-stream");
     assertThat(sse.body()).startsWith("data: {");
+  }
+
+  /**
+   * ADK's resume by {@code invocationId} without {@code newMessage}: a confirmation whose answer
+   * the application stored in the session (through its session service) resumes by the invocation's
+   * id alone; before that answer it is refused, after it a second resume is ADK's no-op ({@code
+   * []}).
+   */
+  @Test
+  void run_byInvocationIdWithoutNewMessage_resumesAPausedInvocation() {
+    String id = json(client.post("/apps/hitl/users/u/sessions", null)).get("id").asText();
+    JsonNode paused = json(client.post("/run", runBody("hitl", "u", id, "pay 5", false)));
+    assertThat(paused).hasSize(3); // the call, the tool's answer asking, the request
+    String invocation = paused.get(2).get("invocationId").asText();
+    JsonNode request = paused.get(2).get("content").get("parts").get(0).get("functionCall");
+    assertThat(request.get("name").asText()).isEqualTo("adk_request_confirmation");
+    String resume =
+        "{\"appName\":\"hitl\",\"userId\":\"u\",\"sessionId\":\""
+            + id
+            + "\",\"invocationId\":\""
+            + invocation
+            + "\"}";
+
+    assertDetail(client.post("/run", resume), 400, "still waits for answers to its calls");
+    assertDetail(
+        client.post("/run", resume.replace(invocation, "e-unknown")),
+        400,
+        "Invocation 'e-unknown' to resume has no event in session '" + id + "'");
+    assertThat(TRANSFERS).hasValue(0);
+
+    // The person's answer, stored by the application under the invocation's id.
+    dev.adk4j.sessions.Session session = store.getSession("hitl", "u", id).blockingGet();
+    com.google.genai.types.Content yes =
+        com.google.genai.types.Content.builder()
+            .role("user")
+            .parts(
+                com.google.genai.types.Part.builder()
+                    .functionResponse(
+                        com.google.genai.types.FunctionResponse.builder()
+                            .id(request.get("id").asText())
+                            .name("adk_request_confirmation")
+                            .response(Map.of("confirmed", true))
+                            .build())
+                    .build())
+            .build();
+    store
+        .appendEvent(
+            session,
+            dev.adk4j.events.Event.builder()
+                .invocationId(invocation)
+                .author("user")
+                .content(yes)
+                .build())
+        .blockingGet();
+
+    HttpResponse<String> r = client.post("/run", resume);
+    assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+    JsonNode resumed = json(r);
+    assertThat(resumed).hasSize(2); // the transfer's response, the answer
+    resumed.forEach(WireContractTest::assertEventShape);
+    assertThat(resumed.get(1).get("content").get("parts").get(0).get("text").asText())
+        .isEqualTo("sent");
+    resumed.forEach(e -> assertThat(e.get("invocationId").asText()).isEqualTo(invocation));
+    assertThat(TRANSFERS).hasValue(1);
+
+    HttpResponse<String> again = client.post("/run_sse", resume);
+    assertThat(again.statusCode()).isEqualTo(200);
+    assertThat(again.body()).doesNotContain("data:"); // nothing to resume: no event
+    assertThat(json(client.post("/run", resume))).isEmpty();
+    assertThat(TRANSFERS).hasValue(1);
   }
 
   @Test
