@@ -1,21 +1,12 @@
 package dev.adk4j.benchmarks.devservers;
 
-import com.google.genai.types.Content;
-import com.google.genai.types.FunctionCall;
-import com.google.genai.types.Part;
 import dev.adk4j.agents.LlmAgent;
-import dev.adk4j.models.BaseLlm;
-import dev.adk4j.models.LlmRequest;
-import dev.adk4j.models.LlmResponse;
 import dev.adk4j.server.AdkServer;
 import dev.adk4j.tools.Annotations;
 import dev.adk4j.tools.FunctionTool;
 import dev.adk4j.tools.ToolContext;
-import io.reactivex.rxjava3.core.Flowable;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 
 /**
  * adk4j's side of the dev-server comparison ({@link DevServersBenchmark}): {@link AdkServer} on
@@ -37,44 +28,6 @@ public final class Adk4jDevServer {
   static final String TOOL = "count_turn";
   static final String COUNTER = "turns";
   static final String ANSWER = "Counted.";
-
-  /** A model that answers after a fixed delay (on RxJava's timer), as a remote one would. */
-  static final class LatencyModel extends BaseLlm {
-    private final long latencyMs;
-
-    LatencyModel(long latencyMs) {
-      super("scripted-latency-model");
-      this.latencyMs = latencyMs;
-    }
-
-    @Override
-    public boolean blocksSubscriber() {
-      return false; // a timer, or nothing at all: the subscriber is never blocked
-    }
-
-    @Override
-    public Flowable<LlmResponse> generateContent(LlmRequest request, boolean stream) {
-      List<Content> contents = request.contents();
-      boolean afterTool = false;
-      if (!contents.isEmpty()) {
-        for (Part p : contents.get(contents.size() - 1).parts().orElse(List.of())) {
-          afterTool |= p.functionResponse().isPresent();
-        }
-      }
-      Content answer =
-          afterTool
-              ? Content.builder().role("model").parts(Part.fromText(ANSWER)).build()
-              : Content.builder()
-                  .role("model")
-                  .parts(
-                      Part.builder()
-                          .functionCall(FunctionCall.builder().name(TOOL).args(Map.of()).build())
-                          .build())
-                  .build();
-      Flowable<LlmResponse> response = Flowable.just(LlmResponse.builder().content(answer).build());
-      return latencyMs > 0 ? response.delay(latencyMs, TimeUnit.MILLISECONDS) : response;
-    }
-  }
 
   /** The tool: the session's counter, read and written back plus one. */
   public static final class CountTool {
@@ -111,7 +64,7 @@ public final class Adk4jDevServer {
     LlmAgent agent =
         LlmAgent.builder()
             .name(APP)
-            .model(new LatencyModel(latency))
+            .model(new dev.adk4j.benchmarks.load.LoadServer.SlowScriptedModel(latency))
             .instruction("Count every turn with the tool.")
             .tools(FunctionTool.create(new CountTool(), "count"))
             .build();

@@ -39,11 +39,15 @@ public final class LoadServer {
   static final String SESSION_COUNTER = "turns";
   static final String ANSWER = "Counted.";
 
-  /** A model that answers after a fixed delay (on RxJava's timer), as a remote one would. */
-  static final class SlowScriptedModel extends BaseLlm {
+  /**
+   * A model that answers after a fixed delay (on RxJava's timer), as a remote one would: a call of
+   * {@code count_turn}, then, after the tool's response, {@code Counted.}. Zero: at once. Also the
+   * model of the devservers benchmark's adk4j server.
+   */
+  public static final class SlowScriptedModel extends BaseLlm {
     private final long latencyMs;
 
-    SlowScriptedModel(long latencyMs) {
+    public SlowScriptedModel(long latencyMs) {
       super("scripted-load-model");
       this.latencyMs = latencyMs;
     }
@@ -72,8 +76,8 @@ public final class LoadServer {
                           .functionCall(FunctionCall.builder().name(TOOL).args(Map.of()).build())
                           .build())
                   .build();
-      return Flowable.just(LlmResponse.builder().content(answer).build())
-          .delay(latencyMs, TimeUnit.MILLISECONDS);
+      Flowable<LlmResponse> response = Flowable.just(LlmResponse.builder().content(answer).build());
+      return latencyMs > 0 ? response.delay(latencyMs, TimeUnit.MILLISECONDS) : response;
     }
   }
 
