@@ -795,9 +795,27 @@ final class Engine {
       return attemptBranch(path, undone);
     }
     EventActions.Builder undo = EventActions.builder();
+    ReadonlyState now = readState();
     for (Map.Entry<String, @Nullable Object> b : before.entrySet()) {
       String k = b.getKey();
       Object prior = b.getValue();
+      // An app: or user: key another session wrote after the attempt no longer holds what the
+      // attempt wrote (this session's history cannot show that write): the other writer's value
+      // stays; only what the attempt added to an integer is taken back. A key that still holds the
+      // attempt's value is undone on that condition (expectState), never over a later write.
+      boolean shared = k.startsWith(State.APP_PREFIX) || k.startsWith(State.USER_PREFIX);
+      boolean overwritten = shared && !java.util.Objects.equals(now.get(k), last.get(k));
+      boolean restores = notIntegral.contains(k) || (prior == null && !otherWriters.contains(k));
+      if (restores && overwritten) {
+        long amount = notIntegral.contains(k) ? 0L : added.getOrDefault(k, 0L);
+        if (amount != 0) {
+          undo.incrementState(k, -amount);
+        }
+        continue;
+      }
+      if (restores && shared) {
+        undo.expectState(k, last.get(k));
+      }
       if (notIntegral.contains(k)) {
         undo.putState(k, prior);
       } else if (prior == null && !otherWriters.contains(k)) {

@@ -10,6 +10,7 @@ import com.google.genai.types.Part;
 import dev.adk4j.agents.LlmAgent;
 import dev.adk4j.agents.RunConfig;
 import dev.adk4j.events.Event;
+import dev.adk4j.events.EventActions;
 import dev.adk4j.runner.InvocationFailedException;
 import dev.adk4j.runner.Runner;
 import dev.adk4j.sessions.BaseSessionService;
@@ -678,5 +679,58 @@ abstract class WorkflowContract {
         .containsEntry("visits", List.of("tally"))
         .containsEntry("said", "tallied");
     model.assertScriptConsumed();
+  }
+
+  @Test
+  void anAgentNodesUndo_keepsAUserKeyAnotherSessionWroteAfterTheKilledAttempt() {
+    BaseTool note =
+        new BaseTool("note", "notes a visit") {
+          @Override
+          public Optional<FunctionDeclaration> declaration() {
+            return Optional.of(FunctionDeclaration.builder().name("note").build());
+          }
+
+          @Override
+          public Single<Map<String, Object>> runAsync(Map<String, Object> args, ToolContext ctx) {
+            return Single.fromCallable(
+                () -> {
+                  List<Object> notes =
+                      new ArrayList<>((List<?>) ctx.state().getOrDefault("user:notes", List.of()));
+                  notes.add("tally");
+                  ctx.state().put("user:notes", notes);
+                  return Map.of("ok", true);
+                });
+          }
+        };
+    ScriptedLlm model =
+        ScriptedLlm.builder()
+            .thenFunctionCall("note", Map.of())
+            .thenError(new Crash("noter")) // the process dies after the tool's event was stored
+            .thenFunctionCall("note", Map.of())
+            .thenText("noted")
+            .build();
+    Workflow wf =
+        Workflow.builder()
+            .name("noting")
+            .start(Node.agent(LlmAgent.builder().name("noter").model(model).tools(note).build()))
+            .build();
+    assertThatThrownBy(() -> run(wf, "s13", "go")).isInstanceOf(Crash.class);
+    assertThat(session("s13").state()).containsEntry("user:notes", List.of("tally"));
+
+    // Another session of the same user replaces the key before the run resumes.
+    Session other = sessions.createSession(APP, "u", null, "s13-other").blockingGet();
+    sessions
+        .appendEvent(
+            other,
+            Event.builder()
+                .invocationId("elsewhere")
+                .author("user")
+                .actions(EventActions.builder().putState("user:notes", List.of("other")).build())
+                .build())
+        .blockingGet();
+    run(wf, "s13", "continue");
+
+    // The undo left the other session's value; the rerun added its note to it once.
+    assertThat(session("s13").state()).containsEntry("user:notes", List.of("other", "tally"));
   }
 }
