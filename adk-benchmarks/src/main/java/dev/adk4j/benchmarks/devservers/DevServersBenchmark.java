@@ -422,10 +422,6 @@ public final class DevServersBenchmark {
   }
 
   static double pct(long[] sorted, double p) {
-    if (sorted.length == 0) {
-      return Double.NaN;
-    }
-    int i = (int) Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1);
-    return sorted[Math.max(0, i)] / 1e6;
+    return dev.adk4j.benchmarks.load.LoadBenchmark.pct(sorted, p);
   }
 }

@@ -484,7 +484,8 @@ public final class LoadBenchmark {
     return null;
   }
 
-  static double pct(long[] sorted, double p) {
+  /** The {@code p}-quantile (nearest rank) of {@code sorted} nanoseconds, in milliseconds. */
+  public static double pct(long[] sorted, double p) {
     if (sorted.length == 0) {
       return Double.NaN;
     }
