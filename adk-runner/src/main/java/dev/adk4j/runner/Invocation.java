@@ -502,26 +502,32 @@ final class Invocation {
       return;
     }
     if (failure instanceof CancellationException) {
-      // The subscriber went away: its cancellation interrupts this thread (now or in a moment),
-      // which could cut the closing writes short, so they run on a thread of their own (a new
-      // one: the io() pool may hand back this very thread, whose worker was just released).
-      Thread.interrupted();
-      Thread closer =
-          new Thread(() -> close(ctx, failure, emitter), "adk4j-close-" + ctx.invocationId());
-      closer.setDaemon(true);
-      closer.start();
-      while (closer.isAlive()) {
-        try {
-          closer.join();
-        } catch (InterruptedException e) {
-          // the cancellation's interrupt, which this closing answers: the lease is released
-          // next, and an interrupted thread could fail to release it
-        }
-      }
-      Thread.interrupted();
+      onOwnThread(ctx.invocationId(), () -> close(ctx, failure, emitter));
       return;
     }
     close(ctx, failure, emitter);
+  }
+
+  /**
+   * Runs the closing writes of a run whose subscriber went away. Its cancellation interrupts this
+   * thread (now or in a moment), which could cut those writes short, so they run on a thread of
+   * their own (a new one: the io() pool may hand back this very thread, whose worker was just
+   * released), waited for whatever interrupts come; the lease is released next, and an interrupted
+   * thread could fail to release it.
+   */
+  static void onOwnThread(String invocationId, Runnable closing) {
+    Thread.interrupted();
+    Thread closer = new Thread(closing, "adk4j-close-" + invocationId);
+    closer.setDaemon(true);
+    closer.start();
+    while (closer.isAlive()) {
+      try {
+        closer.join();
+      } catch (InterruptedException e) {
+        // the cancellation's interrupt, which this closing answers
+      }
+    }
+    Thread.interrupted();
   }
 
   /** {@link #end}'s writes: the closing events, stored and emitted, then the plugins' hooks. */

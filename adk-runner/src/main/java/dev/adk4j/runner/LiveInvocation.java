@@ -133,19 +133,7 @@ final class LiveInvocation {
    * emitted.
    */
   private void cancelled(InvocationContext ctx, Throwable failure, FlowableEmitter<Event> emitter) {
-    Thread.interrupted();
-    Thread closer =
-        new Thread(() -> end(ctx, failure, emitter), "adk4j-close-" + ctx.invocationId());
-    closer.setDaemon(true);
-    closer.start();
-    while (closer.isAlive()) {
-      try {
-        closer.join();
-      } catch (InterruptedException e) {
-        // the cancellation's interrupt: the lease is released next
-      }
-    }
-    Thread.interrupted();
+    Invocation.onOwnThread(ctx.invocationId(), () -> end(ctx, failure, emitter));
   }
 
   /** Runs the agent live, storing each event before emitting it; returns its failure, if any. */
