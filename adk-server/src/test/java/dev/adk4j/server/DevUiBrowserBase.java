@@ -213,6 +213,23 @@ abstract class DevUiBrowserBase {
     }
   }
 
+  /**
+   * Sends {@code name} as a chat message (the UI creates the session first if there is none) and
+   * waits for the scripted greeting; returns the message input.
+   */
+  WebElement sendNameAndAwaitGreeting(String name) {
+    WebElement input =
+        wait.until(
+            ExpectedConditions.elementToBeClickable(
+                By.cssSelector("textarea[placeholder='Type a message...']")));
+    input.sendKeys(name);
+    input.sendKeys(org.openqa.selenium.Keys.ENTER);
+    wait.until(
+        ExpectedConditions.visibilityOfElementLocated(
+            By.xpath("//app-chat-panel//p[normalize-space()='Hello, " + name + "!']")));
+    return input;
+  }
+
   /** Opens the dev UI and picks {@link #APP} in the app selector, which lists the server's apps. */
   void openApp() {
     driver.get(server.url().resolve("/dev-ui/").toString());

@@ -45,17 +45,8 @@ class DevUiBrowserTest extends DevUiBrowserBase {
       openApp();
 
       // Send a message: the UI creates the session, then runs the agent.
-      WebElement input =
-          wait.until(
-              ExpectedConditions.elementToBeClickable(
-                  By.cssSelector("textarea[placeholder='Type a message...']")));
-      input.sendKeys("Ada");
-      input.sendKeys(Keys.ENTER);
-
       // The scripted reply, and the state change the event carries.
-      wait.until(
-          ExpectedConditions.visibilityOfElementLocated(
-              By.xpath("//app-chat-panel//p[normalize-space()='Hello, Ada!']")));
+      WebElement input = sendNameAndAwaitGreeting("Ada");
       WebElement stateChip =
           wait.until(
               ExpectedConditions.visibilityOfElementLocated(

@@ -12,8 +12,6 @@ import java.sql.ResultSet;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.By;
-import org.openqa.selenium.Keys;
-import org.openqa.selenium.WebElement;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 
 /**
@@ -39,15 +37,7 @@ class PostgresDevUiBrowserTest extends DevUiBrowserBase {
   void evalTabRunsTheSessionAsACase_resultStoredInPostgres() throws Exception {
     try {
       openApp();
-      WebElement input =
-          wait.until(
-              ExpectedConditions.elementToBeClickable(
-                  By.cssSelector("textarea[placeholder='Type a message...']")));
-      input.sendKeys("Ada");
-      input.sendKeys(Keys.ENTER);
-      wait.until(
-          ExpectedConditions.visibilityOfElementLocated(
-              By.xpath("//app-chat-panel//p[normalize-space()='Hello, Ada!']")));
+      sendNameAndAwaitGreeting("Ada");
       wait.until(ExpectedConditions.urlContains("session="));
       // the Evals tab shows its content on a page opened on the session (as after a reload)
       driver.navigate().refresh();
