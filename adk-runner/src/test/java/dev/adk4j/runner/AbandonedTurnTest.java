@@ -63,7 +63,9 @@ class AbandonedTurnTest {
       lease.attach(s);
       dead.appendEvent(s, userMessage("e-dead", "are you there?")).blockingGet();
     }
-    try (DatabaseSessionService alive = service(Duration.ofSeconds(30))) {
+    // The taker waits out the lease and a grace of a third of its own lease duration (3 s here:
+    // 1 s) before it takes a lease whose holder may only be late to renew.
+    try (DatabaseSessionService alive = service(Duration.ofSeconds(3))) {
       Runner runner =
           new Runner(
               LlmAgent.builder()

@@ -286,7 +286,7 @@ class CrossProcessConcurrencyTest {
       value = Backend.class,
       names = {"SQLITE", "POSTGRES"})
   void twoProcesses_oneSession_turnsSerializedWhole(Backend backend) throws Exception {
-    int n = 200;
+    int n = 100;
     String url = newUrl(backend);
     DatabaseSessionService service = open(url, DEFAULT_LEASE);
     service.createSession(APP, USER, null, "shared").blockingGet();
@@ -604,6 +604,7 @@ class CrossProcessConcurrencyTest {
           new ProcessBuilder(
                   java,
                   "-XX:+UseSerialGC",
+                  "-XX:TieredStopAtLevel=1",
                   "-cp",
                   System.getProperty("java.class.path"),
                   TurnWorker.class.getName(),

@@ -4,6 +4,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.google.genai.Client;
+import com.google.genai.types.HttpOptions;
+import com.google.genai.types.HttpRetryOptions;
 import dev.adk4j.modelcontract.ModelContract;
 import dev.adk4j.modelcontract.WireServer;
 import dev.adk4j.modelcontract.WireServer.Reply;
@@ -11,7 +14,6 @@ import dev.adk4j.models.BaseLlm;
 import dev.adk4j.models.Gemini;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 /**
  * The model contract on {@link Gemini}, against a local server speaking the Gemini Developer API
@@ -21,15 +23,30 @@ import java.util.Map;
 class GeminiModelContractTest extends ModelContract {
   private static final ObjectMapper JSON = new ObjectMapper();
 
+  /**
+   * Three attempts, as {@code Gemini.builder().retryAttempts(3)} makes them, but with backoff
+   * delays of 50 to 200 ms instead of google-genai's default of 1 s doubling (which also sleeps
+   * after the last attempt: 10 s for one failing call).
+   */
   @Override
   protected BaseLlm model(String baseUrl) {
-    return Gemini.builder()
-        .modelName(MODEL)
-        .apiKey("test-key")
-        .baseUrl(baseUrl)
-        .retryAttempts(3)
-        .environment(Map.<String, String>of()::get)
-        .build();
+    Client client =
+        Client.builder()
+            .apiKey("test-key")
+            .vertexAI(false)
+            .httpOptions(
+                HttpOptions.builder()
+                    .baseUrl(baseUrl)
+                    .retryOptions(
+                        HttpRetryOptions.builder()
+                            .attempts(3)
+                            .initialDelay(0.05)
+                            .maxDelay(0.2)
+                            .jitter(0.0)
+                            .build())
+                    .build())
+            .build();
+    return Gemini.builder().modelName(MODEL).client(client).build();
   }
 
   /** Gemini retries with google-genai's backoff, which does not read Retry-After. */

@@ -121,6 +121,7 @@ class ResumeInAnotherProcessTest {
           new ProcessBuilder(
                   Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                   "-XX:+UseSerialGC",
+                  "-XX:TieredStopAtLevel=1",
                   "-cp",
                   System.getProperty("java.class.path"),
                   ResumeInAnotherProcessTest.class.getName(),

@@ -97,6 +97,8 @@ class JdbcDependenciesTest {
         new java.util.ArrayList<>(
             List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-XX:+UseSerialGC",
+                "-XX:TieredStopAtLevel=1",
                 "-cp",
                 String.join(File.pathSeparator, kept),
                 StartWithoutJdbcLibraries.class.getName()));

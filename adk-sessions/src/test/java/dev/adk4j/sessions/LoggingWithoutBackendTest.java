@@ -34,6 +34,8 @@ class LoggingWithoutBackendTest {
     Process p =
         new ProcessBuilder(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-XX:+UseSerialGC",
+                "-XX:TieredStopAtLevel=1",
                 "-cp",
                 classpath,
                 StartWithoutLoggingBackend.class.getName(),

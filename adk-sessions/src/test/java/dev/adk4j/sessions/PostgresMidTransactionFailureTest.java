@@ -1,11 +1,14 @@
 package dev.adk4j.sessions;
 
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
 import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.function.Supplier;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.postgresql.ds.PGSimpleDataSource;
 
 /**
  * {@link MidTransactionFailureContract} on PostgreSQL, where a connection can also be lost: before
@@ -17,15 +20,27 @@ class PostgresMidTransactionFailureTest extends MidTransactionFailureContract {
   @RegisterExtension
   static final EmbeddedPostgresExtension POSTGRES = new EmbeddedPostgresExtension();
 
+  private final List<HikariDataSource> pools = new ArrayList<>();
+
+  /**
+   * A small pool, as an application's DataSource would be: without one each of the service's
+   * transactions and each snapshot would start a PostgreSQL backend of its own.
+   */
   @Override
   protected DataSource newStore() throws SQLException {
-    PGSimpleDataSource dataSource = new PGSimpleDataSource();
-    dataSource.setUrl(POSTGRES.newMigratedDatabase());
-    return dataSource;
+    HikariConfig config = new HikariConfig();
+    config.setJdbcUrl(POSTGRES.newMigratedDatabase());
+    config.setMaximumPoolSize(4);
+    config.setMinimumIdle(0);
+    HikariDataSource pool = new HikariDataSource(config);
+    pools.add(pool);
+    return pool;
   }
 
   @Override
   protected void dropStores() throws SQLException {
+    pools.forEach(HikariDataSource::close);
+    pools.clear();
     POSTGRES.dropDatabases();
   }
 

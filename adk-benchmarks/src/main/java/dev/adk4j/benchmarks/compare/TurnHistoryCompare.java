@@ -41,7 +41,8 @@ import org.openjdk.jmh.infra.Blackhole;
  * AllocatedBytes}, all threads, taken after the setup and again after the turns and any work they
  * left running ({@code -prof gc} would count the setup too). Each trial starts with {@value
  * #WARM_UP_TURNS} turns on fresh sessions, and each setup ends with {@value #TURNS_BEFORE_SHOT},
- * untimed.
+ * untimed, and a full collection, so that no shot holds a collection the previous setup's
+ * allocations brought about.
  *
  * <p>Run: {@code java -jar adk-benchmarks/target/benchmarks.jar TurnHistoryCompare}.
  */
@@ -131,6 +132,12 @@ public class TurnHistoryCompare {
       ops.settle(id);
       ops.deleteSession(id);
     }
+    // Every shot starts on an empty young generation. Without this, whether a collection fell
+    // inside the shot decided it: adk4j's shots after 10 turns fell into two groups (47-72 us and
+    // 173-231 us a turn) whose medians were 2-3x apart from run to run, since a 10-turn shot
+    // allocates too little to hold a collection every time. What a collection costs each side is
+    // in the bytes-per-turn column.
+    System.gc();
     allocatedBefore = AllocatedBytes.now();
   }
 
