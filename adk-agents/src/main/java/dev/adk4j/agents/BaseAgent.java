@@ -188,7 +188,14 @@ public abstract class BaseAgent {
               Telemetry.startAgent(
                   base.telemetry(), name, description, base.session().id(), base.invocationId());
           InvocationContext ctx = base.withTelemetry(base.telemetry().with(span));
-          return withAgentCallbacks(ctx, Flowable.defer(() -> runAsyncImpl(ctx).map(ctx::persist)))
+          // adk4j's own agents store each event where they make it (once, through the
+          // invocation's one appender, InvocationContext.persist) and pass their sub-agents'
+          // stored events on: they go through unseen. Another agent's events may be unstored.
+          Flowable<Event> work =
+              storesOwnEvents()
+                  ? Flowable.defer(() -> runAsyncImpl(ctx))
+                  : Flowable.defer(() -> runAsyncImpl(ctx).map(ctx::persist));
+          return withAgentCallbacks(ctx, work)
               .doOnError(t -> Telemetry.fail(span, t))
               .doFinally(span::end);
         });
@@ -213,6 +220,16 @@ public abstract class BaseAgent {
               Flowable.defer(
                   () -> skipped.get() ? Flowable.<Event>empty() : runAfterCallbacks(ctx)));
         });
+  }
+
+  /**
+   * Whether {@link #runAsyncImpl} emits only events already stored (or partial ones): true for
+   * adk4j's own agents, which store each event where they make it, so that {@link #runAsync} does
+   * not look at it again. False for any other agent, whose events {@link #runAsync} stores if they
+   * are not stored yet.
+   */
+  boolean storesOwnEvents() {
+    return false;
   }
 
   /** This agent's own work. Events it emits are stored by {@link #runAsync} if not yet stored. */

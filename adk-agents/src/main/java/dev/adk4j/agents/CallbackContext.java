@@ -37,12 +37,7 @@ public class CallbackContext extends ReadonlyContext {
   /** The actions of the event this step produces: the recorded delta and flags. */
   public EventActions actions() {
     EventActions f = flags;
-    return f.toBuilder()
-        .stateDelta(state.delta())
-        .expectedState(state.expectations())
-        .stateIncrements(state.increments())
-        .artifactDelta(artifactDelta)
-        .build();
+    return f.toBuilder().state(state).artifactDelta(artifactDelta).build();
   }
 
   /**

@@ -355,6 +355,12 @@ public final class LlmAgent extends BaseAgent {
         : InstructionUtils.injectSessionState(readonly, globalInstruction);
   }
 
+  /** Its events are stored where they are made (see {@link BaseAgent#storesOwnEvents}). */
+  @Override
+  boolean storesOwnEvents() {
+    return true;
+  }
+
   @Override
   protected Flowable<Event> runAsyncImpl(InvocationContext context) {
     return Flowable.create(

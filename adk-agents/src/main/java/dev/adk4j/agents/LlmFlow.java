@@ -114,8 +114,11 @@ final class LlmFlow {
     }
   }
 
+  /** Passes on a stored (or partial) event, unless the subscriber has cancelled. */
   private void emit(Event e) {
-    Flows.emit(emitter, e);
+    if (!emitter.isCancelled()) {
+      emitter.onNext(e);
+    }
   }
 
   /**

@@ -39,6 +39,12 @@ public final class LoopAgent extends BaseAgent {
     return new Builder();
   }
 
+  /** Its events are stored where they are made (see {@link BaseAgent#storesOwnEvents}). */
+  @Override
+  boolean storesOwnEvents() {
+    return true;
+  }
+
   @Override
   protected Flowable<Event> runAsyncImpl(InvocationContext context) {
     if (subAgents().isEmpty()) {

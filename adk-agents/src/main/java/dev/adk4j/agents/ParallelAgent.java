@@ -34,6 +34,12 @@ public final class ParallelAgent extends BaseAgent {
     return new Builder();
   }
 
+  /** Its events are stored where they are made (see {@link BaseAgent#storesOwnEvents}). */
+  @Override
+  boolean storesOwnEvents() {
+    return true;
+  }
+
   @Override
   protected Flowable<Event> runAsyncImpl(InvocationContext context) {
     List<Flowable<Event>> runs = new ArrayList<>();

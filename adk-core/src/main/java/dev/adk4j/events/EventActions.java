@@ -211,6 +211,13 @@ public final class EventActions {
    * read this step's write, not storage).
    */
   public EventActions merge(EventActions other) {
+    // Merging into or with actions that do nothing changes nothing: no map is copied.
+    if (other.isEmpty() && other.expectedState.isEmpty()) {
+      return this;
+    }
+    if (isEmpty() && expectedState.isEmpty()) {
+      return other;
+    }
     Builder b = toBuilder();
     other.stateDelta.forEach(
         (key, value) -> {
@@ -427,11 +434,30 @@ public final class EventActions {
      */
     @JsonProperty("stateDelta")
     public Builder stateDelta(@Nullable Map<String, ? extends @Nullable Object> delta) {
+      if (delta == stateDelta && !(delta instanceof LinkedHashMap)) {
+        return this; // the read-only delta this builder shares already: nothing to copy
+      }
       stateDelta = Map.of();
       if (delta != null && !delta.isEmpty()) {
         Map<String, @Nullable Object> into = delta();
         delta.forEach((k, v) -> into.put(k, removalAsNull(v)));
       }
+      return this;
+    }
+
+    /**
+     * Replaces the state delta, the expected values ({@link #expectedState}) and the increments
+     * ({@link #stateIncrements}) with what {@code state} recorded: its {@link State#delta()},
+     * {@link State#expectations()} and {@link State#increments()}. The snapshots {@code state}
+     * makes are taken over as they are, not copied again; the delta's values are the frozen values
+     * {@code state} stored.
+     */
+    public Builder state(State state) {
+      Map<String, @Nullable Object> delta = state.delta();
+      stateDelta = delta.isEmpty() ? Map.of() : delta; // a new LinkedHashMap: owned from now on
+      Map<String, @Nullable Object> expected = state.expectations();
+      expectedState = expected.isEmpty() ? Map.of() : expected; // the same
+      stateIncrements = state.increments(); // immutable
       return this;
     }
 

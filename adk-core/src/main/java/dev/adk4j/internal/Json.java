@@ -106,7 +106,22 @@ public final class Json {
    *     structure, an object Jackson cannot describe, a non-finite number)
    */
   public static @Nullable Object normalize(String key, @Nullable Object value) {
-    return normalize(key, value, 0);
+    return normalize(key, value, 0, false);
+  }
+
+  /**
+   * {@link #normalize} and {@link #freeze} in one pass: the JSON round trip of {@code value} with
+   * its maps and lists unmodifiable, copied once. A value that {@link #isFrozen} already is
+   * returned as it is. This is how {@code State} stores every value written through it, so that
+   * events, session copies and stores share the one frozen copy.
+   *
+   * @throws IllegalArgumentException naming {@code key} as {@link #normalize} does
+   */
+  public static @Nullable Object frozen(String key, @Nullable Object value) {
+    if (isFrozen(value)) {
+      return value;
+    }
+    return normalize(key, value, 0, true);
   }
 
   /**
@@ -123,7 +138,8 @@ public final class Json {
    * of every append), and asks Jackson for the round trip of anything else.
    */
   @SuppressWarnings("unchecked")
-  private static @Nullable Object normalize(String key, @Nullable Object value, int depth) {
+  private static @Nullable Object normalize(
+      String key, @Nullable Object value, int depth, boolean freeze) {
     if (value == null || value instanceof String || value instanceof Boolean) {
       return value;
     }
@@ -150,21 +166,49 @@ public final class Json {
       Map<String, Object> copy = new LinkedHashMap<>(Math.max(4, source.size() * 2));
       for (Map.Entry<String, Object> e : source.entrySet()) {
         checkInnerKey(key, e.getKey());
-        copy.put(e.getKey(), normalize(key, e.getValue(), depth + 1));
+        copy.put(e.getKey(), normalize(key, e.getValue(), depth + 1, freeze));
       }
-      return copy;
+      return freeze ? java.util.Collections.unmodifiableMap(copy) : copy;
     }
     if (value instanceof List) {
       checkDepth(key, depth);
       List<Object> source = (List<Object>) value;
       List<Object> copy = new ArrayList<>(source.size());
       for (Object o : source) {
-        copy.add(normalize(key, o, depth + 1));
+        copy.add(normalize(key, o, depth + 1, freeze));
       }
-      return copy;
+      return freeze ? java.util.Collections.unmodifiableList(copy) : copy;
     }
     Object tree = roundTrip(key, value);
     checkTree(key, tree, depth);
+    return freeze ? sealInPlace(tree) : tree;
+  }
+
+  /**
+   * A fresh JSON tree (nobody else holds it) made unmodifiable without copying: each map and list
+   * is wrapped, its nested ones first.
+   */
+  @SuppressWarnings("unchecked")
+  private static @Nullable Object sealInPlace(@Nullable Object tree) {
+    if (tree instanceof Map) {
+      Map<String, Object> map = (Map<String, Object>) tree;
+      for (Map.Entry<String, Object> e : map.entrySet()) {
+        if (e.getValue() instanceof Map || e.getValue() instanceof List) {
+          e.setValue(sealInPlace(e.getValue()));
+        }
+      }
+      return java.util.Collections.unmodifiableMap(map);
+    }
+    if (tree instanceof List) {
+      List<Object> list = (List<Object>) tree;
+      for (int i = 0; i < list.size(); i++) {
+        Object v = list.get(i);
+        if (v instanceof Map || v instanceof List) {
+          list.set(i, sealInPlace(v));
+        }
+      }
+      return java.util.Collections.unmodifiableList(list);
+    }
     return tree;
   }
 
@@ -407,6 +451,47 @@ public final class Json {
       return !Double.isNaN(d) && !Double.isInfinite(d);
     }
     return false;
+  }
+
+  /**
+   * Whether {@code value} is a value {@link #frozen} or {@link #freeze} made (or could have made):
+   * {@linkplain #isSettled settled} scalars, and the JDK's unmodifiable maps (string keys within
+   * {@link State#MAX_KEY_BYTES}) and lists of such values, at most {@link State#MAX_DEPTH} deep.
+   * The test walks the value without copying it: this is the cheap check that lets the session
+   * services store a value {@code State} froze without copying it again. (An unmodifiable view over
+   * a map its caller still changes passes too, as it does {@link #freeze}: a value is frozen by
+   * handing it over.)
+   */
+  public static boolean isFrozen(@Nullable Object value) {
+    return isFrozen(value, 0);
+  }
+
+  private static boolean isFrozen(@Nullable Object value, int depth) {
+    if (value instanceof Map) {
+      if (value.getClass() != FROZEN_MAP || depth >= MAX_DEPTH) {
+        return false;
+      }
+      for (Map.Entry<?, ?> e : ((Map<?, ?>) value).entrySet()) {
+        if (!(e.getKey() instanceof String key)
+            || Text.longerThan(key, MAX_KEY_BYTES)
+            || !isFrozen(e.getValue(), depth + 1)) {
+          return false;
+        }
+      }
+      return true;
+    }
+    if (value instanceof List) {
+      if (value.getClass() != FROZEN_LIST || depth >= MAX_DEPTH) {
+        return false;
+      }
+      for (Object o : (List<?>) value) {
+        if (!isFrozen(o, depth + 1)) {
+          return false;
+        }
+      }
+      return true;
+    }
+    return isSettled(value);
   }
 
   /**

@@ -126,9 +126,34 @@ public enum Scope {
 
   /**
    * Splits {@code delta} into its app, user and session parts, dropping {@code temp:} and {@code
-   * secret:} keys.
+   * secret:} keys. The parts are read-only; a read-only delta ({@link Collections#unmodifiableMap},
+   * as an event's is) whose keys are all of one scope is that part as it is, not a copy, so it must
+   * not change afterwards.
    */
+  @SuppressWarnings("unchecked")
   public static Split split(Map<String, ? extends @Nullable Object> delta) {
+    // A delta of one scope that cannot change (an event's, which every append splits) is that
+    // scope's part as it is: nothing is copied.
+    if (delta.getClass() == READ_ONLY_MAP && !delta.isEmpty()) {
+      Scope only = null;
+      for (String key : delta.keySet()) {
+        Scope scope = of(key);
+        if (only == null) {
+          only = scope;
+        } else if (scope != only) {
+          only = null;
+          break;
+        }
+      }
+      Map<String, @Nullable Object> whole = (Map<String, @Nullable Object>) delta;
+      if (only == APP) {
+        return new Split(whole, Map.of(), Map.of());
+      } else if (only == USER) {
+        return new Split(Map.of(), whole, Map.of());
+      } else if (only == SESSION) {
+        return new Split(Map.of(), Map.of(), whole);
+      }
+    }
     Map<String, @Nullable Object> app = null;
     Map<String, @Nullable Object> user = null;
     Map<String, @Nullable Object> session = null;
@@ -181,6 +206,10 @@ public enum Scope {
     m.put(key, value);
     return m;
   }
+
+  /** The class of {@link Collections#unmodifiableMap}'s maps, which an event's delta is. */
+  private static final Class<?> READ_ONLY_MAP =
+      Collections.unmodifiableMap(new HashMap<>()).getClass();
 
   private static Map<String, @Nullable Object> frozen(@Nullable Map<String, @Nullable Object> map) {
     return map == null ? Map.of() : Collections.unmodifiableMap(map);

@@ -23,9 +23,12 @@ import org.jspecify.annotations.Nullable;
  * explicitly; {@link #delta()} shows it as a {@code null} value.
  *
  * <p>Keys are non-empty strings whose prefix decides the scope (see {@link Scope}). Values are
- * stored as their JSON round trip ({@link Json#normalize}): a value that cannot be serialized is
- * refused at the write with an {@link IllegalArgumentException} naming the key, and nothing
- * changes. {@code put(key, null)} removes the key.
+ * stored as their JSON round trip, frozen: each write checks its key and makes the value's
+ * immutable JSON copy once ({@link Json#frozen}; maps and lists unmodifiable), and the live state,
+ * the delta, the event built from it and the session services all share that one copy. A value read
+ * back after a write is therefore unmodifiable: to change a map or list, put a changed copy. A
+ * value that cannot be serialized is refused at the write with an {@link IllegalArgumentException}
+ * naming the key, and nothing changes. {@code put(key, null)} removes the key.
  *
  * <p><b>Reads, conflicts and increments.</b> A {@code State} also remembers the value each key had
  * when it was first read through {@link #get}, {@link #getOrDefault}, {@link #containsKey} or a
@@ -159,7 +162,7 @@ public final class State implements ConcurrentMap<String, Object>, ReadonlyState
     m.forEach(
         (k, v) -> {
           if (v != null) {
-            copy.put(k, normalize(k, v));
+            copy.put(k, Objects.requireNonNull(normalize(k, v), k));
           }
         });
     return copy;
@@ -188,7 +191,7 @@ public final class State implements ConcurrentMap<String, Object>, ReadonlyState
    * state, so they cannot conflict (a secret is last-writer-wins).
    */
   public Map<String, @Nullable Object> expectations() {
-    Map<String, @Nullable Object> out = new HashMap<>();
+    Map<String, @Nullable Object> out = new java.util.LinkedHashMap<>();
     for (String key : delta.keySet()) {
       Object read = reads.get(key);
       if (read != null && !increments.containsKey(key) && Scope.of(key).isStored()) {
@@ -322,16 +325,20 @@ public final class State implements ConcurrentMap<String, Object>, ReadonlyState
 
   private void recordRead(Object key, @Nullable Object value) {
     if (key instanceof String && !delta.containsKey(key)) {
-      reads.putIfAbsent((String) key, value == null ? ABSENT : Json.copy(value));
+      // A frozen value (every value written through a State) is kept as it is; a mutable one (as
+      // read from a session copy) is copied, so that changing it later does not change the read.
+      reads.putIfAbsent(
+          (String) key, value == null ? ABSENT : Json.isFrozen(value) ? value : Json.copy(value));
     }
   }
 
   /**
-   * A snapshot of the recorded changes: each changed key with its new value, or {@code null} if it
-   * was removed.
+   * A snapshot of the recorded changes: each changed key with its new (frozen) value, or {@code
+   * null} if it was removed. A new map, the caller's own ({@link
+   * dev.adk4j.events.EventActions.Builder#state} takes it over without copying it).
    */
   public Map<String, @Nullable Object> delta() {
-    Map<String, @Nullable Object> copy = new HashMap<>();
+    Map<String, @Nullable Object> copy = new java.util.LinkedHashMap<>();
     delta.forEach((k, v) -> copy.put(k, v == REMOVED ? null : v));
     return copy;
   }
@@ -384,7 +391,7 @@ public final class State implements ConcurrentMap<String, Object>, ReadonlyState
   @Override
   public @Nullable Object put(String key, @Nullable Object value) {
     Object normalized = normalize(key, value);
-    return mutate(key, false, old -> normalized)[0];
+    return mutate(key, CHECKED, old -> normalized)[0];
   }
 
   @Override
@@ -394,7 +401,7 @@ public final class State implements ConcurrentMap<String, Object>, ReadonlyState
     for (Map.Entry<? extends String, ?> e : m.entrySet()) {
       normalized.put(e.getKey(), normalize(e.getKey(), e.getValue()));
     }
-    normalized.forEach((k, v) -> mutate(k, false, old -> v));
+    normalized.forEach((k, v) -> mutate(k, CHECKED, old -> v));
   }
 
   @Override
@@ -402,7 +409,7 @@ public final class State implements ConcurrentMap<String, Object>, ReadonlyState
     if (!(key instanceof String)) {
       return null;
     }
-    return mutate((String) key, false, old -> old == null ? UNCHANGED : null)[0];
+    return mutate((String) key, BLIND, old -> old == null ? UNCHANGED : null)[0];
   }
 
   @Override
@@ -410,28 +417,32 @@ public final class State implements ConcurrentMap<String, Object>, ReadonlyState
     if (!(key instanceof String) || value == null) {
       return false;
     }
-    Object[] r = mutate((String) key, true, old -> Objects.equals(old, value) ? null : UNCHANGED);
+    Object[] r = mutate((String) key, READS, old -> Objects.equals(old, value) ? null : UNCHANGED);
     return r[2] == Boolean.TRUE;
   }
 
   @Override
   public @Nullable Object putIfAbsent(String key, Object value) {
     Object normalized = normalize(key, value);
-    return mutate(key, true, old -> old == null && normalized != null ? normalized : UNCHANGED)[0];
+    return mutate(
+        key, READS | CHECKED, old -> old == null && normalized != null ? normalized : UNCHANGED)[0];
   }
 
   @Override
   public boolean replace(String key, Object oldValue, Object newValue) {
     Object normalized = normalize(key, newValue);
     Object[] r =
-        mutate(key, true, old -> old != null && old.equals(oldValue) ? normalized : UNCHANGED);
+        mutate(
+            key,
+            READS | CHECKED,
+            old -> old != null && old.equals(oldValue) ? normalized : UNCHANGED);
     return r[2] == Boolean.TRUE;
   }
 
   @Override
   public @Nullable Object replace(String key, Object value) {
     Object normalized = normalize(key, value);
-    return mutate(key, true, old -> old == null ? UNCHANGED : normalized)[0];
+    return mutate(key, READS | CHECKED, old -> old == null ? UNCHANGED : normalized)[0];
   }
 
   @Override
@@ -440,13 +451,13 @@ public final class State implements ConcurrentMap<String, Object>, ReadonlyState
     Objects.requireNonNull(mappingFunction);
     return mutate(
         key,
-        true,
+        READS,
         old -> {
           if (old != null) {
             return UNCHANGED;
           }
           Object v = mappingFunction.apply(key);
-          return v == null ? UNCHANGED : normalize(key, v);
+          return v == null ? UNCHANGED : frozenValue(key, v);
         })[1];
   }
 
@@ -456,12 +467,12 @@ public final class State implements ConcurrentMap<String, Object>, ReadonlyState
     Objects.requireNonNull(remappingFunction);
     return mutate(
         key,
-        true,
+        READS,
         old -> {
           if (old == null) {
             return UNCHANGED;
           }
-          return normalize(key, remappingFunction.apply(key, old));
+          return frozenValue(key, remappingFunction.apply(key, old));
         })[1];
   }
 
@@ -471,10 +482,10 @@ public final class State implements ConcurrentMap<String, Object>, ReadonlyState
     Objects.requireNonNull(remappingFunction);
     return mutate(
         key,
-        true,
+        READS,
         old -> {
           Object v = remappingFunction.apply(key, old);
-          return v == null && old == null ? UNCHANGED : normalize(key, v);
+          return v == null && old == null ? UNCHANGED : frozenValue(key, v);
         })[1];
   }
 
@@ -487,11 +498,11 @@ public final class State implements ConcurrentMap<String, Object>, ReadonlyState
     Objects.requireNonNull(value, "value");
     return mutate(
         key,
-        true,
+        READS,
         old ->
             old == null
-                ? normalize(key, value)
-                : normalize(key, remappingFunction.apply(old, value)))[1];
+                ? frozenValue(key, value)
+                : frozenValue(key, remappingFunction.apply(old, value)))[1];
   }
 
   @Override
@@ -509,15 +520,27 @@ public final class State implements ConcurrentMap<String, Object>, ReadonlyState
     }
   }
 
+  /** {@link #mutate} flag: a blind change (the outcome does not depend on the old value). */
+  private static final int BLIND = 0;
+
+  /** {@link #mutate} flag: the outcome depends on the old value, which is recorded as read. */
+  private static final int READS = 1;
+
+  /** {@link #mutate} flag: the key was checked already (by {@link #normalize}). */
+  private static final int CHECKED = 2;
+
   /**
    * Applies {@code change} to {@code key} atomically and records the result in the delta. {@code
-   * change} returns the new value, {@code null} to remove the key, or {@link #UNCHANGED}. With
-   * {@code readsOld}, the outcome depends on the old value, which is recorded as read.
+   * change} returns the new value (frozen), {@code null} to remove the key, or {@link #UNCHANGED}.
+   * {@code flags}: {@link #READS}, {@link #CHECKED}.
    *
    * @return {previous value, new value, Boolean.TRUE if something changed}
    */
-  private Object[] mutate(String key, boolean readsOld, UnaryOperator<@Nullable Object> change) {
-    Scope.checkKey(key);
+  private Object[] mutate(String key, int flags, UnaryOperator<@Nullable Object> change) {
+    if ((flags & CHECKED) == 0) {
+      Scope.checkKey(key);
+    }
+    boolean readsOld = (flags & READS) != 0;
     Object[] result = new Object[3];
     state.compute(
         key,
@@ -541,13 +564,22 @@ public final class State implements ConcurrentMap<String, Object>, ReadonlyState
     return result;
   }
 
-  /** {@code value} as the state stores it under {@code key} ({@link #REMOVED}: null). */
+  /**
+   * {@code value} as the state stores it under {@code key} ({@link #REMOVED}: null), the key
+   * checked: the write's one check of its key, and its one normalization and freeze ({@link
+   * Json#frozen}). The live state, the delta, the event and the store then share that value.
+   */
   static @Nullable Object normalize(String key, @Nullable Object value) {
     Scope.checkKey(key);
+    return frozenValue(key, value);
+  }
+
+  /** {@link #normalize} of a key already checked. */
+  private static @Nullable Object frozenValue(String key, @Nullable Object value) {
     if (value == REMOVED) {
       return null;
     }
-    return Json.normalize(key, value);
+    return Json.frozen(key, value);
   }
 
   // ---- views: removals through them are recorded (StateKeySet, StateValues, StateEntrySet) ----

@@ -172,9 +172,7 @@ final class Appends {
     if (state == null || state.isEmpty()) {
       return Scope.split(Map.of());
     }
-    Map<String, @Nullable Object> normalized = normalize(appName, userId, sessionId, state);
-    normalized.replaceAll((k, v) -> Json.freeze(v)); // as appended values: a store may keep them
-    return Scope.split(normalized);
+    return Scope.split(frozen(appName, userId, sessionId, state)); // a store may keep them
   }
 
   /**
@@ -184,10 +182,12 @@ final class Appends {
   static PendingAppend prepare(Session session, Event event, SessionLimits limits) {
     EventActions actions = event.actions();
     Map<String, @Nullable Object> delta = actions.stateDelta();
-    // The stored event, and what a store keeps, hold immutable copies of the values, which
-    // readers then share; the caller's copy gets the mutable ones. A delta of valid keys, none
-    // temp: or secret:, whose values are all immutable scalars is already in that form (the
-    // common case): it is used as it is, and its event stored as it is.
+    // The stored event, what a store keeps and the caller's copy hold frozen values, which readers
+    // then share. A value written through a State was checked, normalized and frozen there: a
+    // delta of valid keys, none temp: or secret:, whose values are all frozen (Json.isFrozen, a
+    // walk that copies nothing) is already in that form (the common case): it is used as it is,
+    // and its event stored as it is. Anything else (an EventActions built by hand, an imported
+    // event) is normalized and frozen here.
     Map<String, @Nullable Object> full;
     Map<String, @Nullable Object> kept;
     Map<String, @Nullable Object> secrets;
@@ -198,8 +198,8 @@ final class Appends {
       kept = delta;
       secrets = Map.of();
     } else {
-      full = normalize(session.appName(), session.userId(), session.id(), delta);
-      kept = frozenWithoutTemp(full);
+      full = frozen(session.appName(), session.userId(), session.id(), delta);
+      kept = withoutTempOrSecrets(full);
       // secret: keys were left out of kept: they go to the service's secret keeping, never to a
       // store in clear nor into the stored event.
       secrets = kept.size() == full.size() ? Map.of() : secretsOf(full);
@@ -264,7 +264,7 @@ final class Appends {
 
   /**
    * Whether {@code delta} is already what is stored (valid keys, none {@code temp:}, every value
-   * {@linkplain Json#isSettled settled}), and if so its size bound as {@link
+   * {@linkplain Json#isFrozen frozen}), and if so its size bound as {@link
    * SessionLimits#checkValues} returns it, its values checked against {@code limits}; -1 if not.
    * One pass, up to the first key that is not so: this runs on every append.
    *
@@ -281,7 +281,7 @@ final class Appends {
       String key = e.getKey();
       Object value = e.getValue();
       checkKey(session, key);
-      if (!Json.isSettled(value) || !Scope.of(key).isStored()) {
+      if (!Scope.of(key).isStored() || !Json.isFrozen(value)) {
         return -1;
       }
       atMost += limits.checkValue(key, value, where);
@@ -295,7 +295,7 @@ final class Appends {
     delta.forEach(
         (k, v) -> {
           if (Scope.of(k) == Scope.SECRET) {
-            out.put(k, Json.freeze(v));
+            out.put(k, v);
           }
         });
     return out.isEmpty() ? Map.of() : Collections.unmodifiableMap(out);
@@ -328,22 +328,52 @@ final class Appends {
   }
 
   /**
-   * The entries of {@code delta} that are stored (neither {@code temp:} nor {@code secret:}), with
-   * their values frozen ({@link Json#freeze}).
+   * The entries of {@code delta} that are stored (neither {@code temp:} nor {@code secret:}):
+   * {@code delta} itself when it has no other.
    */
-  private static Map<String, @Nullable Object> frozenWithoutTemp(
+  private static Map<String, @Nullable Object> withoutTempOrSecrets(
       Map<String, @Nullable Object> delta) {
-    if (delta.isEmpty()) {
-      return Map.of();
+    boolean all = true;
+    for (String k : delta.keySet()) {
+      if (!Scope.of(k).isStored()) {
+        all = false;
+        break;
+      }
+    }
+    if (all) {
+      return delta;
     }
     Map<String, @Nullable Object> out = new LinkedHashMap<>(Math.max(4, delta.size() * 2));
     delta.forEach(
         (k, v) -> {
           if (Scope.of(k).isStored()) {
-            out.put(k, Json.freeze(v));
+            out.put(k, v);
           }
         });
     return out;
+  }
+
+  /**
+   * {@code in} with its keys checked and its values normalized and frozen ({@link Json#frozen}: a
+   * value already frozen is kept as it is), for an append's delta.
+   *
+   * @throws IllegalArgumentException naming the key and the session
+   */
+  private static Map<String, @Nullable Object> frozen(
+      String appName, String userId, String sessionId, Map<String, ? extends @Nullable Object> in) {
+    Map<String, @Nullable Object> out = new LinkedHashMap<>(Math.max(4, in.size() * 2));
+    for (Map.Entry<String, ? extends @Nullable Object> e : in.entrySet()) {
+      String key = e.getKey();
+      try {
+        Scope.checkKey(key);
+        out.put(key, Json.frozen(key, e.getValue()));
+      } catch (IllegalArgumentException ex) {
+        throw new IllegalArgumentException(
+            ex.getMessage() + " (" + SessionException.describe(appName, userId, sessionId) + ")",
+            ex);
+      }
+    }
+    return Collections.unmodifiableMap(out);
   }
 
   private static void checkKey(Session session, String key) {
