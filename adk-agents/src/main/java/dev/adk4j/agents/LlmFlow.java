@@ -146,13 +146,14 @@ final class LlmFlow {
       }
     }
     List<LlmResponse> responses = new ArrayList<>();
+    Span modelSpan = null;
     if (shortCircuit != null) {
       responses.add(shortCircuit);
     } else {
       ctx.incrementLlmCallsCount();
       boolean stream = ctx.runConfig().streamingMode() == RunConfig.StreamingMode.SSE;
       BaseLlm llm = agent.resolvedModel();
-      Span modelSpan =
+      modelSpan =
           Telemetry.startModelCall(ctx.telemetry(), agent.name(), llm.model(), ctx.invocationId());
       try {
         // A model whose flow may block its subscriber (a blocking HTTP call), and every streamed
@@ -209,12 +210,24 @@ final class LlmFlow {
         }
         responses.add(recovered);
       } finally {
-        modelSpan.end();
+        if (responses.isEmpty()) { // failed, or gave nothing: no event to name
+          Telemetry.modelCalled(modelSpan, request, null, null);
+          modelSpan.end();
+        }
       }
     }
     Event last = null;
-    for (LlmResponse r : responses) {
-      last = emitModelResponse(cc, r, shortCircuit != null);
+    try {
+      for (LlmResponse r : responses) {
+        last = emitModelResponse(cc, r, shortCircuit != null);
+      }
+    } finally {
+      // The model call's span ends once its event is stored, so that it can name it (the dev UI
+      // finds an event's request and response by that id).
+      if (modelSpan != null && !responses.isEmpty()) {
+        Telemetry.modelCalled(modelSpan, request, responses.get(responses.size() - 1), last);
+        modelSpan.end();
+      }
     }
     if (last == null) {
       return null;

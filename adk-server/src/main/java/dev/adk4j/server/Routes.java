@@ -69,7 +69,7 @@ final class Routes implements HttpHandler {
     this.sessions = new SessionRoutes(sessions, apps, config);
     this.artifacts = new ArtifactRoutes(artifacts, this.sessions, config);
     this.traces = config.traces() ? Traces.install() : null;
-    this.runs = new RunRoutes(apps, this.sessions, config, traces);
+    this.runs = new RunRoutes(apps, this.sessions, config);
     this.devUi = new DevUiFiles(config);
     this.evals = new EvalRoutes(evalStore, sessions, this.sessions, config, judges);
   }
