@@ -155,6 +155,7 @@ final class LlmFlow {
       BaseLlm llm = agent.resolvedModel();
       modelSpan =
           Telemetry.startModelCall(ctx.telemetry(), agent.name(), llm.model(), ctx.invocationId());
+      boolean answered = false; // the call gave (or a callback recovered) what comes next
       try {
         // A model whose flow may block its subscriber (a blocking HTTP call), and every streamed
         // call, runs on a thread of its own: a call that hangs can be abandoned at its deadline,
@@ -174,6 +175,7 @@ final class LlmFlow {
                 responses.add(r);
               }
             });
+        answered = true;
       } catch (Exception modelError) {
         // A model's Flowable may fail with a checked exception (an IOException of its HTTP
         // client): the plugins see it as it is, as in ADK; if none recovers, it is a model error.
@@ -209,8 +211,9 @@ final class LlmFlow {
               modelError);
         }
         responses.add(recovered);
+        answered = true;
       } finally {
-        if (responses.isEmpty()) { // failed, or gave nothing: no event to name
+        if (!answered || responses.isEmpty()) { // failed, or gave nothing: no event to name
           Telemetry.modelCalled(modelSpan, request, null, null);
           modelSpan.end();
         }
