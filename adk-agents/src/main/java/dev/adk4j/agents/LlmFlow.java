@@ -149,14 +149,16 @@ final class LlmFlow {
       }
     }
     List<LlmResponse> responses = new ArrayList<>();
+    Span modelSpan = null;
     if (shortCircuit != null) {
       responses.add(shortCircuit);
     } else {
       ctx.incrementLlmCallsCount();
       boolean stream = ctx.runConfig().streamingMode() == RunConfig.StreamingMode.SSE;
       BaseLlm llm = agent.resolvedModel();
-      Span modelSpan =
+      modelSpan =
           Telemetry.startModelCall(ctx.telemetry(), agent.name(), llm.model(), ctx.invocationId());
+      boolean answered = false; // the call gave (or a callback recovered) what comes next
       try {
         // A model whose flow may block its subscriber (a blocking HTTP call), and every streamed
         // call, runs on a thread of its own: a call that hangs can be abandoned at its deadline,
@@ -176,6 +178,7 @@ final class LlmFlow {
                 responses.add(r);
               }
             });
+        answered = true;
       } catch (Exception modelError) {
         // A model's Flowable may fail with a checked exception (an IOException of its HTTP
         // client): the plugins see it as it is, as in ADK; if none recovers, it is a model error.
@@ -211,13 +214,26 @@ final class LlmFlow {
               modelError);
         }
         responses.add(recovered);
+        answered = true;
       } finally {
-        modelSpan.end();
+        if (!answered || responses.isEmpty()) { // failed, or gave nothing: no event to name
+          Telemetry.modelCalled(modelSpan, request, null, null);
+          modelSpan.end();
+        }
       }
     }
     Event last = null;
-    for (LlmResponse r : responses) {
-      last = emitModelResponse(cc, r, shortCircuit != null);
+    try {
+      for (LlmResponse r : responses) {
+        last = emitModelResponse(cc, r, shortCircuit != null);
+      }
+    } finally {
+      // The model call's span ends once its event is stored, so that it can name it (the dev UI
+      // finds an event's request and response by that id).
+      if (modelSpan != null && !responses.isEmpty()) {
+        Telemetry.modelCalled(modelSpan, request, responses.get(responses.size() - 1), last);
+        modelSpan.end();
+      }
     }
     if (last == null) {
       return null;

@@ -112,6 +112,15 @@ public class RunnerTurnBenchmark {
   @Param({"off", "on"})
   public String compaction;
 
+  /**
+   * Tracing: {@code off}, no OpenTelemetry SDK (adk4j's spans are no-ops: the default); {@code
+   * spans}, an SDK records every span, as an application's would; {@code content}, and each model
+   * call's request and response as JSON, as adk-server's {@code --traces} records them. Only {@code
+   * off} by default; {@code -p tracing=off,spans,content} compares them.
+   */
+  @Param({"off"})
+  public String tracing;
+
   @Nullable BenchDatabase db;
   BaseSessionService service;
   Runner runner;
@@ -128,6 +137,9 @@ public class RunnerTurnBenchmark {
 
   @Setup(Level.Trial)
   public void start() throws SQLException {
+    if (!"off".equals(tracing)) {
+      recordSpans("content".equals(tracing));
+    }
     agent = LlmAgent.builder().name("bench").model(model).instruction("Answer.").build();
     if (MEMORY.equals(backend)) {
       return; // filled at every iteration
@@ -175,6 +187,54 @@ public class RunnerTurnBenchmark {
         "%nFilled %d events on %s in %d ms%n",
         events, backend, (System.nanoTime() - started) / 1_000_000);
     runner = newRunner();
+  }
+
+  /**
+   * Registers an OpenTelemetry SDK that records every span and hands each ended one to a processor
+   * that reads its data, as an exporter would; with {@code content}, turns on adk4j's capture of
+   * model requests and responses. Each JMH fork is a JVM of its own, so the global stays per trial.
+   */
+  static void recordSpans(boolean content) {
+    if (content) {
+      System.setProperty("adk4j.telemetry.captureContent", "true");
+    }
+    io.opentelemetry.sdk.trace.SdkTracerProvider provider =
+        io.opentelemetry.sdk.trace.SdkTracerProvider.builder()
+            .addSpanProcessor(
+                new io.opentelemetry.sdk.trace.SpanProcessor() {
+                  @Override
+                  public void onStart(
+                      io.opentelemetry.context.Context parent,
+                      io.opentelemetry.sdk.trace.ReadWriteSpan span) {}
+
+                  @Override
+                  public boolean isStartRequired() {
+                    return false;
+                  }
+
+                  @Override
+                  public void onEnd(io.opentelemetry.sdk.trace.ReadableSpan span) {
+                    span.toSpanData();
+                  }
+
+                  @Override
+                  public boolean isEndRequired() {
+                    return true;
+                  }
+                })
+            .build();
+    io.opentelemetry.api.GlobalOpenTelemetry.set(
+        new io.opentelemetry.api.OpenTelemetry() {
+          @Override
+          public io.opentelemetry.api.trace.TracerProvider getTracerProvider() {
+            return provider;
+          }
+
+          @Override
+          public io.opentelemetry.context.propagation.ContextPropagators getPropagators() {
+            return io.opentelemetry.context.propagation.ContextPropagators.noop();
+          }
+        });
   }
 
   @Setup(Level.Iteration)

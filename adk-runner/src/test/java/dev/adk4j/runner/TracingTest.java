@@ -114,6 +114,7 @@ class TracingTest {
   void clear() {
     exporter.spans.clear();
     System.clearProperty("adk4j.telemetry.stateValues");
+    System.clearProperty("adk4j.telemetry.captureContent");
   }
 
   /** Stores the secret it is given. */
@@ -215,6 +216,43 @@ class TracingTest {
     }
     assertThat(one("invocation").getParentSpanId()).isEqualTo(outer.getSpanContext().getSpanId());
     assertThat(one("invocation").getTraceId()).isEqualTo(outer.getSpanContext().getTraceId());
+  }
+
+  @Test
+  void modelCalls_nameTheirEvents_andCarryRequestAndResponseOnlyWhenAskedFor() throws Exception {
+    List<Event> events = run(Backend.MEMORY, keeper());
+    List<SpanData> models =
+        exporter.spans.stream().filter(s -> s.getName().equals("call_llm")).toList();
+    assertThat(models).hasSize(2);
+    // the call's event, then the tool's response, then the answer's event
+    assertThat(attr(models.get(0), "gcp.vertex.agent.event_id")).isEqualTo(events.get(0).id());
+    assertThat(attr(models.get(1), "gcp.vertex.agent.event_id")).isEqualTo(events.get(2).id());
+    assertThat(attr(models.get(0), "gcp.vertex.agent.llm_request")).isNull();
+    assertThat(attr(models.get(0), "gcp.vertex.agent.llm_response")).isNull();
+
+    exporter.spans.clear();
+    System.setProperty("adk4j.telemetry.captureContent", "true");
+    events = run(Backend.MEMORY, keeper());
+    models = exporter.spans.stream().filter(s -> s.getName().equals("call_llm")).toList();
+    com.fasterxml.jackson.databind.ObjectMapper json =
+        new com.fasterxml.jackson.databind.ObjectMapper();
+    com.fasterxml.jackson.databind.JsonNode request =
+        json.readTree(attr(models.get(0), "gcp.vertex.agent.llm_request"));
+    assertThat(request.get("model").asText()).isEqualTo("scripted-model");
+    assertThat(request.at("/contents/0/parts/0/text").asText()).isEqualTo("go");
+    assertThat(request.at("/config/tools/0/functionDeclarations/0/name").asText())
+        .isEqualTo("keep");
+    assertThat(
+            json.readTree(attr(models.get(0), "gcp.vertex.agent.llm_response"))
+                .at("/content/parts/0/functionCall/args/secret")
+                .asText())
+        .isEqualTo(SECRET);
+    assertThat(
+            json.readTree(attr(models.get(1), "gcp.vertex.agent.llm_response"))
+                .at("/content/parts/0/text")
+                .asText())
+        .isEqualTo("kept");
+    assertThat(attr(models.get(1), "gcp.vertex.agent.event_id")).isEqualTo(events.get(2).id());
   }
 
   @Test

@@ -69,7 +69,7 @@ final class Routes implements HttpHandler {
     this.sessions = new SessionRoutes(sessions, apps, config);
     this.artifacts = new ArtifactRoutes(artifacts, this.sessions, config);
     this.traces = config.traces() ? Traces.install() : null;
-    this.runs = new RunRoutes(apps, this.sessions, config, traces);
+    this.runs = new RunRoutes(apps, this.sessions, config);
     this.devUi = new DevUiFiles(config);
     this.evals = new EvalRoutes(evalStore, sessions, this.sessions, config, judges);
   }
@@ -299,6 +299,27 @@ final class Routes implements HttpHandler {
     throw HttpError.notFound("no endpoint " + method + " /" + String.join("/", seg));
   }
 
+  /**
+   * {@code build_graph_image}: as the dev UI reads it, the drawings of the app's graphs by path,
+   * {@code {"<app>": {dotSrc}}} (the app's key stands for its root; the UI renders each and shows
+   * the root's in the Info panel and an event's Graph tab), or with {@code ?node=<path>} (the Agent
+   * Structure view opening a node) {@code {dotSrc}}. adk4j draws one graph of the whole app, so
+   * every node answers it.
+   */
+  private ObjectNode graphImage(String app, Map<String, String> query) {
+    ObjectNode dot =
+        Wire.MAPPER
+            .createObjectNode()
+            .put("dotSrc", AgentGraph.dot(apps.runner(app).agent(), null));
+    String node = query.get("node");
+    if (node != null && !node.isEmpty()) {
+      return dot;
+    }
+    ObjectNode byPath = Wire.MAPPER.createObjectNode();
+    byPath.set(app, dot);
+    return byPath;
+  }
+
   /** The dev-only paths under {@code /dev/}: the app graph, and {@code /dev/apps/{app}/...}. */
   private void dev(HttpExchange ex, String method, List<String> seg, Map<String, String> query)
       throws IOException {
@@ -322,9 +343,7 @@ final class Routes implements HttpHandler {
     }
     if (n == 2 && seg.get(0).equals("build_graph_image")) {
       requireMethod(method, "GET");
-      Runner r = apps.runner(seg.get(1));
-      sendJson(
-          ex, 200, Wire.MAPPER.createObjectNode().put("dotSrc", AgentGraph.dot(r.agent(), null)));
+      sendJson(ex, 200, graphImage(seg.get(1), query));
       return;
     }
     if (n >= 2 && seg.get(0).equals("apps")) {
@@ -340,8 +359,7 @@ final class Routes implements HttpHandler {
       }
       if (n == 3 && seg.get(2).equals("build_graph_image")) {
         requireMethod(method, "GET");
-        sendJson(
-            ex, 200, Wire.MAPPER.createObjectNode().put("dotSrc", AgentGraph.dot(r.agent(), null)));
+        sendJson(ex, 200, graphImage(seg.get(1), query));
         return;
       }
       if (n >= 3 && seg.get(2).equals("builder")) {

@@ -53,16 +53,14 @@ final class RunRoutes {
   private final Apps apps;
   private final SessionRoutes sessions;
   private final ServerConfig config;
-  private final @Nullable Traces traces;
 
   /** The runs in flight, with what they run on. */
   private final Map<ResourceSubscriber<Event>, RunRequest> runs = new ConcurrentHashMap<>();
 
-  RunRoutes(Apps apps, SessionRoutes sessions, ServerConfig config, @Nullable Traces traces) {
+  RunRoutes(Apps apps, SessionRoutes sessions, ServerConfig config) {
     this.apps = apps;
     this.sessions = sessions;
     this.config = config;
-    this.traces = traces;
   }
 
   /** Answers a run: {@code /run_sse} with {@code sse}, else {@code /run}. */
@@ -188,19 +186,15 @@ final class RunRoutes {
             .sessionWaitListener(onWait.andThen(config.onSessionWait()))
             .build();
     // On a thread of its own: the request's thread waits for it, sending heartbeats in a stream.
-    Flowable<Event> flow =
-        apps.runner(run.appName())
-            .runAsync(
-                run.userId(),
-                run.sessionId(),
-                message == null || answers(message) ? run.invocationId() : null,
-                message,
-                cfg,
-                delta)
-            .subscribeOn(Schedulers.io());
-    Traces t = traces;
-    // the trace views link each model event to the model call that produced it
-    return t == null ? flow : flow.doOnNext(t::event);
+    return apps.runner(run.appName())
+        .runAsync(
+            run.userId(),
+            run.sessionId(),
+            message == null || answers(message) ? run.invocationId() : null,
+            message,
+            cfg,
+            delta)
+        .subscribeOn(Schedulers.io());
   }
 
   /** Whether {@code message} holds a function response (it resumes an invocation). */

@@ -3,8 +3,7 @@ package dev.adk4j.server;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.google.genai.types.Content;
-import dev.adk4j.events.Event;
+import dev.adk4j.internal.telemetry.Telemetry;
 import io.opentelemetry.api.GlobalOpenTelemetry;
 import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.api.common.AttributeKey;
@@ -19,8 +18,8 @@ import io.opentelemetry.sdk.trace.data.SpanData;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -34,46 +33,41 @@ import org.slf4j.LoggerFactory;
  * /debug/trace/...}), as ADK's server keeps them: an OpenTelemetry SDK whose only processor is this
  * one, registered globally (adk4j's spans go to the globally registered OpenTelemetry) when the
  * server is started with traces on and no application registered one first. One per JVM; it keeps
- * the newest {@value #MAX_SPANS} spans.
+ * the newest {@value #MAX_SPANS} spans, and fewer when their model requests and responses together
+ * pass {@value #MAX_CONTENT_CHARS} characters.
  *
- * <p>adk4j's spans carry invocation ids, agent and tool names but no event ids, and no model
- * request or response; the server links a model event to its {@code call_llm} span by order (the
- * k-th model response of an agent in an invocation came from the k-th model call of that agent in
- * that invocation) and shows the event's content as the model's response.
+ * <p>Installing it turns on adk4j's content capture ({@link
+ * Telemetry#captureContentForTraceViews()}): each {@code call_llm} span then carries the model
+ * request and response as JSON and the id of the event it produced, which is how an event finds its
+ * model call here.
  */
 final class Traces implements SpanProcessor {
   private static final Logger log = LoggerFactory.getLogger(Traces.class);
 
   static final int MAX_SPANS = 20_000;
-  private static final int MAX_EVENTS = 20_000;
+
+  /** Characters of model requests and responses kept, at most (about 128 MB of strings). */
+  static final long MAX_CONTENT_CHARS = 64L << 20;
 
   private static final AttributeKey<String> INVOCATION_ID =
       AttributeKey.stringKey("adk4j.invocation_id");
   private static final AttributeKey<String> CONVERSATION =
       AttributeKey.stringKey("gen_ai.conversation.id");
-  private static final AttributeKey<String> AGENT_NAME =
-      AttributeKey.stringKey("gen_ai.agent.name");
+  private static final AttributeKey<String> EVENT_ID =
+      AttributeKey.stringKey("gcp.vertex.agent.event_id");
+  private static final AttributeKey<String> LLM_REQUEST =
+      AttributeKey.stringKey("gcp.vertex.agent.llm_request");
+  private static final AttributeKey<String> LLM_RESPONSE =
+      AttributeKey.stringKey("gcp.vertex.agent.llm_response");
 
   private static @Nullable Traces installed;
 
-  /** A model event the server passed on: its invocation, author and place among theirs. */
-  private record EventRef(String invocationId, String agent, int index, String content) {}
-
   private final ArrayDeque<SpanData> spans = new ArrayDeque<>();
-  private final Map<String, EventRef> events =
-      new LinkedHashMap<>(16, 0.75f, false) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<String, EventRef> eldest) {
-          return size() > MAX_EVENTS;
-        }
-      };
-  private final Map<String, List<String>> modelEvents =
-      new LinkedHashMap<>(16, 0.75f, false) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<String, List<String>> eldest) {
-          return size() > MAX_EVENTS;
-        }
-      };
+
+  /** The model call that produced each event, by event id (spans still kept). */
+  private final Map<String, SpanData> byEvent = new HashMap<>();
+
+  private long contentChars;
 
   private Traces() {}
 
@@ -105,8 +99,17 @@ final class Traces implements SpanProcessor {
             return ContextPropagators.noop();
           }
         });
+    Telemetry.captureContentForTraceViews();
     installed = t;
-    log.info("traces: the Runner's spans are kept in memory for the dev UI's trace views");
+    log.info(
+        "traces: the Runner's spans are kept in memory for the dev UI's trace views"
+            + (Telemetry.capturesContent()
+                ? ", with each model call's request and response"
+                : " (model requests and responses are not recorded: "
+                    + Telemetry.CAPTURE_CONTENT_PROPERTY
+                    + " or "
+                    + Telemetry.ADK_CAPTURE_CONTENT_ENV
+                    + " is false)"));
     return t;
   }
 
@@ -125,41 +128,31 @@ final class Traces implements SpanProcessor {
     SpanData data = span.toSpanData();
     synchronized (this) {
       spans.addLast(data);
-      while (spans.size() > MAX_SPANS) {
-        spans.removeFirst();
+      contentChars += contentChars(data);
+      String eventId = data.getAttributes().get(EVENT_ID);
+      if (eventId != null) {
+        byEvent.put(eventId, data);
+      }
+      while (spans.size() > MAX_SPANS || (contentChars > MAX_CONTENT_CHARS && spans.size() > 1)) {
+        SpanData gone = spans.removeFirst();
+        contentChars -= contentChars(gone);
+        String goneEvent = gone.getAttributes().get(EVENT_ID);
+        if (goneEvent != null) {
+          byEvent.remove(goneEvent, gone);
+        }
       }
     }
+  }
+
+  private static long contentChars(SpanData s) {
+    String request = s.getAttributes().get(LLM_REQUEST);
+    String response = s.getAttributes().get(LLM_RESPONSE);
+    return (request == null ? 0 : request.length()) + (response == null ? 0 : response.length());
   }
 
   @Override
   public boolean isEndRequired() {
     return true;
-  }
-
-  // ---- events ----
-
-  /** Notes an event a run produced: a complete model response is linked to its model call. */
-  synchronized void event(Event e) {
-    String invocationId = e.invocationId();
-    String author = e.author();
-    if (e.partial().orElse(false) || invocationId == null || author == null) {
-      return;
-    }
-    Optional<Content> content = e.content();
-    boolean fromModel =
-        content.isPresent()
-            && "model".equals(content.get().role().orElse(""))
-            && !"user".equals(author);
-    if (!fromModel) {
-      return;
-    }
-    String key = invocationId + '\u0000' + author;
-    List<String> ids = modelEvents.computeIfAbsent(key, k -> new ArrayList<>());
-    if (ids.contains(e.id())) {
-      return;
-    }
-    ids.add(e.id());
-    events.put(e.id(), new EventRef(invocationId, author, ids.size() - 1, content.get().toJson()));
   }
 
   // ---- views ----
@@ -182,6 +175,13 @@ final class Traces implements SpanProcessor {
       }
     }
     found.sort(Comparator.comparingLong(SpanData::getStartEpochNanos));
+    Map<String, String> sessionOfTrace = new HashMap<>();
+    for (SpanData s : found) {
+      String session = s.getAttributes().get(CONVERSATION);
+      if (session != null) {
+        sessionOfTrace.putIfAbsent(s.getTraceId(), session);
+      }
+    }
     ArrayNode out = Wire.MAPPER.createArrayNode();
     for (SpanData s : found) {
       ObjectNode o = out.addObject();
@@ -190,7 +190,7 @@ final class Traces implements SpanProcessor {
       o.put("trace_id", s.getTraceId());
       o.put("start_time", s.getStartEpochNanos());
       o.put("end_time", s.getEndEpochNanos());
-      o.set("attributes", attributes(s));
+      o.set("attributes", attributes(s, sessionOfTrace.get(s.getTraceId())));
       @Nullable String parent = s.getParentSpanContext().isValid() ? s.getParentSpanId() : null;
       if (parent == null) {
         o.putNull("parent_span_id");
@@ -203,63 +203,41 @@ final class Traces implements SpanProcessor {
 
   /** The model call that produced event {@code eventId}: its attributes, as ADK answers. */
   synchronized Optional<ObjectNode> event(String eventId) {
-    EventRef ref = events.get(eventId);
-    if (ref == null) {
+    SpanData s = byEvent.get(eventId);
+    if (s == null) {
       return Optional.empty();
     }
-    List<SpanData> calls = calls(ref.invocationId(), ref.agent());
-    if (ref.index() >= calls.size()) {
-      return Optional.empty();
+    String session = null;
+    for (SpanData other : spans) {
+      if (other.getTraceId().equals(s.getTraceId())) {
+        session = other.getAttributes().get(CONVERSATION);
+        if (session != null) {
+          break;
+        }
+      }
     }
-    SpanData s = calls.get(ref.index());
-    ObjectNode o = attributes(s);
+    ObjectNode o = attributes(s, session);
     o.put("trace_id", s.getTraceId());
     o.put("span_id", s.getSpanId());
     return Optional.of(o);
   }
 
-  /** The ended {@code call_llm} spans of an agent in an invocation, in the order they started. */
-  private List<SpanData> calls(String invocationId, String agent) {
-    List<SpanData> calls = new ArrayList<>();
-    for (SpanData s : spans) {
-      if (s.getName().equals("call_llm")
-          && invocationId.equals(s.getAttributes().get(INVOCATION_ID))
-          && agent.equals(s.getAttributes().get(AGENT_NAME))) {
-        calls.add(s);
-      }
-    }
-    calls.sort(Comparator.comparingLong(SpanData::getStartEpochNanos));
-    return calls;
-  }
-
   /**
-   * A span's attributes, with the names ADK's dev UI reads beside adk4j's: {@code
-   * gcp.vertex.agent.invocation_id}, {@code gcp.vertex.agent.session_id}, and on a model call
-   * linked to its event {@code gcp.vertex.agent.event_id} and {@code gcp.vertex.agent.llm_response}
-   * (the event's content).
+   * A span's attributes, with the names ADK's dev UI groups and links by beside adk4j's: {@code
+   * gcp.vertex.agent.invocation_id} and {@code gcp.vertex.agent.session_id} (the session of the
+   * span's trace). A model call's span carries ADK's own names already ({@code
+   * gcp.vertex.agent.event_id}, {@code gcp.vertex.agent.llm_request}, {@code
+   * gcp.vertex.agent.llm_response}: see {@link Telemetry}).
    */
-  private ObjectNode attributes(SpanData s) {
+  private static ObjectNode attributes(SpanData s, @Nullable String session) {
     ObjectNode a = Wire.MAPPER.createObjectNode();
     s.getAttributes().forEach((k, v) -> a.set(k.getKey(), Wire.MAPPER.<JsonNode>valueToTree(v)));
     String invocation = s.getAttributes().get(INVOCATION_ID);
     if (invocation != null) {
       a.put("gcp.vertex.agent.invocation_id", invocation);
     }
-    String session = s.getAttributes().get(CONVERSATION);
     if (session != null) {
       a.put("gcp.vertex.agent.session_id", session);
-    }
-    String agent = s.getAttributes().get(AGENT_NAME);
-    if (s.getName().equals("call_llm") && invocation != null && agent != null) {
-      List<String> ids = modelEvents.get(invocation + '\u0000' + agent);
-      int index = calls(invocation, agent).indexOf(s);
-      if (ids != null && index >= 0 && index < ids.size()) {
-        EventRef ref = events.get(ids.get(index));
-        a.put("gcp.vertex.agent.event_id", ids.get(index));
-        if (ref != null) {
-          a.put("gcp.vertex.agent.llm_response", ref.content());
-        }
-      }
     }
     return a;
   }

@@ -51,6 +51,7 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 abstract class DevUiBrowserBase {
   static final Duration WAIT = Duration.ofSeconds(60);
   static final String APP = "greeting_app";
+  static final String MODEL = "greeting-model";
 
   // Selenium warns on JUL when its CDP bindings trail the browser's version (no CDP is used).
   private static final Logger SELENIUM_LOG = Logger.getLogger("org.openqa.selenium");
@@ -91,8 +92,12 @@ abstract class DevUiBrowserBase {
             .name("greeter")
             .description("greets")
             .model(
-                ScriptedLlm.answering(
-                    req -> ScriptedLlm.textResponse("Hello, " + ScriptedLlm.userText(req) + "!")))
+                ScriptedLlm.builder()
+                    .model(MODEL)
+                    .otherwise(
+                        req ->
+                            ScriptedLlm.textResponse("Hello, " + ScriptedLlm.userText(req) + "!"))
+                    .build())
             .outputKey("last_greeting")
             .build();
     LlmAgent other =
@@ -228,6 +233,59 @@ abstract class DevUiBrowserBase {
         ExpectedConditions.visibilityOfElementLocated(
             By.xpath("//app-chat-panel//p[normalize-space()='Hello, " + name + "!']")));
     return input;
+  }
+
+  /**
+   * The trace and graph views of the greeting {@code name} just got: the chat's Traces view shows
+   * the run's trace tree with its {@code call_llm} span; the model's event, selected, shows in its
+   * Request pane what was sent to the model (the model's name and the user's text, from the span's
+   * {@code gcp.vertex.agent.llm_request}) and in its Response pane what came back; its Graph pane
+   * draws the app's agents (from {@code build_graph_image}). Ends on the Events view.
+   */
+  void tracesAndGraphOfTheGreeting(String name) {
+    click(By.xpath("//mat-button-toggle[normalize-space()='Traces']//button"));
+    wait.withMessage(() -> "a trace tree showing the run's model call")
+        .until(
+            d -> {
+              for (WebElement tree : d.findElements(By.tagName("app-trace-tree"))) {
+                if (tree.isDisplayed() && tree.getText().contains("call_llm")) {
+                  return tree;
+                }
+              }
+              return null;
+            });
+    click(By.xpath("//mat-button-toggle[normalize-space()='Events']//button"));
+    click(By.xpath("//app-chat-panel//p[normalize-space()='Hello, " + name + "!']"));
+    eventPane("input", "the model request in the event's Request pane", MODEL, "\"" + name + "\"");
+    eventPane(
+        "output", "the model response in the event's Response pane", "\"Hello, " + name + "!\"");
+    click(By.xpath("//app-event-tab//button[.//mat-icon[normalize-space()='account_tree']]"));
+    wait.withMessage(() -> "the app's graph in the event's Graph pane")
+        .until(
+            d ->
+                d
+                    .findElements(
+                        By.xpath(
+                            "//app-event-tab//*[local-name()='svg']//*[local-name()='text']"
+                                + "[normalize-space()='greeter']"))
+                    .stream()
+                    .anyMatch(WebElement::isDisplayed));
+  }
+
+  /** Opens the selected event's pane under the icon {@code icon} and waits for its texts. */
+  private void eventPane(String icon, String what, String... texts) {
+    click(By.xpath("//app-event-tab//button[.//mat-icon[normalize-space()='" + icon + "']]"));
+    wait.withMessage(() -> what)
+        .until(
+            d -> {
+              String shown = d.findElement(By.tagName("app-event-tab")).getText();
+              for (String t : texts) {
+                if (!shown.contains(t)) {
+                  return null;
+                }
+              }
+              return shown;
+            });
   }
 
   /** Opens the dev UI and picks {@link #APP} in the app selector, which lists the server's apps. */

@@ -64,19 +64,8 @@ class DevUiBrowserTest extends DevUiBrowserBase {
       assertThat(listed.get(0).get("id").asText()).isEqualTo(sessionId);
 
       // The Traces view: the run's spans (the server keeps them: --traces), the model call among
-      // them; then back to the events.
-      click(By.xpath("//mat-button-toggle[normalize-space()='Traces']//button"));
-      wait.withMessage(() -> "a trace tree showing the run's model call")
-          .until(
-              d -> {
-                for (WebElement tree : d.findElements(By.tagName("app-trace-tree"))) {
-                  if (tree.isDisplayed() && tree.getText().contains("call_llm")) {
-                    return tree;
-                  }
-                }
-                return null;
-              });
-      click(By.xpath("//mat-button-toggle[normalize-space()='Events']//button"));
+      // them; the model event's request and response, and the app's graph.
+      tracesAndGraphOfTheGreeting("Ada");
 
       // The State tab shows it.
       click(By.xpath("//div[@role='tab'][normalize-space()='State']"));

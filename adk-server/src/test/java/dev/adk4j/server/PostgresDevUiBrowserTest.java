@@ -38,6 +38,7 @@ class PostgresDevUiBrowserTest extends DevUiBrowserBase {
     try {
       openApp();
       sendNameAndAwaitGreeting("Ada");
+      tracesAndGraphOfTheGreeting("Ada");
       wait.until(ExpectedConditions.urlContains("session="));
       // the Evals tab shows its content on a page opened on the session (as after a reload)
       driver.navigate().refresh();

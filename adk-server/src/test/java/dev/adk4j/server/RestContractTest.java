@@ -322,7 +322,7 @@ class RestContractTest {
         List.of(
             SESSIONS + "/" + id + "/events/" + eventId + "/graph",
             "/dev/apps/greeting_app/users/alice/sessions/" + id + "/events/" + eventId + "/graph",
-            "/dev/build_graph_image/greeting_app")) {
+            "/dev/build_graph_image/greeting_app?node=greeter")) {
       HttpResponse<String> r = client.get(path);
       assertThat(r.statusCode()).as(path).isEqualTo(200);
       assertThat(json(r).get("dotSrc").asText())

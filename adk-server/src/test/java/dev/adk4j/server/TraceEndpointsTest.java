@@ -23,6 +23,7 @@ import org.junit.jupiter.api.Test;
  * in ADK's shape, linked to its invocations and model events, and an event's model call.
  */
 class TraceEndpointsTest {
+  static final String MODEL = "scripted-model";
   static AdkServer server;
   static ServerClient client;
 
@@ -39,11 +40,14 @@ class TraceEndpointsTest {
             .description("answers")
             .instruction("Answer.")
             .model(
-                ScriptedLlm.answering(
-                    req ->
-                        ScriptedLlm.functionResponses(req).isEmpty()
-                            ? ScriptedLlm.functionCallResponse("lookup", Map.of("q", "x"))
-                            : ScriptedLlm.textResponse("Found x.")))
+                ScriptedLlm.builder()
+                    .model(MODEL)
+                    .otherwise(
+                        req ->
+                            ScriptedLlm.functionResponses(req).isEmpty()
+                                ? ScriptedLlm.functionCallResponse("lookup", Map.of("q", "x"))
+                                : ScriptedLlm.textResponse("Found x."))
+                    .build())
             .tools(FunctionTool.create(TraceEndpointsTest.class, "lookup"))
             .build();
     server = AdkServer.builder().app("app", agent).options("--traces").port(0).start();
@@ -60,7 +64,7 @@ class TraceEndpointsTest {
   }
 
   @Test
-  void sessionTrace_hasTheInvocationsSpansInAdksShape_linkedToTheirEvents() {
+  void sessionTrace_hasTheInvocationsSpansInAdksShape_linkedToTheirEvents() throws Exception {
     String id = session();
     JsonNode events = json(client.post("/run", runBody("app", "u", id, "look it up", false)));
     assertThat(events).hasSize(3); // the call, the tool's response, the answer
@@ -87,17 +91,50 @@ class TraceEndpointsTest {
     for (int i = 1; i < spans.size(); i++) {
       assertThat(byId).containsKey(spans.get(i).get("parent_span_id").asText());
     }
-    // each model call names the event it produced, with that event's content as its response
+    // each model call names the event it produced, with the request it sent and the response
+    // it got, as JSON strings (ADK's attributes, which the dev UI parses)
     JsonNode firstCall = spans.get(2).get("attributes");
     assertThat(firstCall.get("gcp.vertex.agent.event_id").asText())
         .isEqualTo(events.get(0).get("id").asText());
-    assertThat(firstCall.get("gcp.vertex.agent.llm_response").asText()).contains("lookup");
-    assertThat(spans.get(4).get("attributes").get("gcp.vertex.agent.event_id").asText())
+    assertThat(firstCall.get("gcp.vertex.agent.session_id").asText()).isEqualTo(id);
+    JsonNode request =
+        ServerClient.JSON.readTree(firstCall.get("gcp.vertex.agent.llm_request").asText());
+    assertThat(request.get("model").asText()).isEqualTo(MODEL);
+    assertThat(request.at("/config/systemInstruction").asText()).isEqualTo("Answer.");
+    assertThat(request.at("/config/tools/0/functionDeclarations/0/name").asText())
+        .isEqualTo("lookup");
+    assertThat(request.get("contents")).hasSize(1);
+    assertThat(request.at("/contents/0/role").asText()).isEqualTo("user");
+    assertThat(request.at("/contents/0/parts/0/text").asText()).isEqualTo("look it up");
+    JsonNode response =
+        ServerClient.JSON.readTree(firstCall.get("gcp.vertex.agent.llm_response").asText());
+    assertThat(response.at("/content/parts/0/functionCall/name").asText()).isEqualTo("lookup");
+    assertThat(response.at("/content/parts/0/functionCall/args/q").asText()).isEqualTo("x");
+
+    JsonNode secondCall = spans.get(4).get("attributes");
+    assertThat(secondCall.get("gcp.vertex.agent.event_id").asText())
         .isEqualTo(events.get(2).get("id").asText());
+    JsonNode secondRequest =
+        ServerClient.JSON.readTree(secondCall.get("gcp.vertex.agent.llm_request").asText());
+    // the history: the question, the model's call, the tool's response
+    assertThat(secondRequest.get("contents")).hasSize(3);
+    assertThat(secondRequest.at("/contents/2/parts/0/functionResponse/response/found").asText())
+        .isEqualTo("x");
+    assertThat(
+            ServerClient.JSON
+                .readTree(secondCall.get("gcp.vertex.agent.llm_response").asText())
+                .at("/content/parts/0/text")
+                .asText())
+        .isEqualTo("Found x.");
 
     // an event's trace: the attributes of the model call that produced it
     JsonNode trace = json(client.get("/debug/trace/" + events.get(2).get("id").asText()));
     assertThat(trace.get("gen_ai.operation.name").asText()).isEqualTo("call_llm");
+    assertThat(trace.get("gcp.vertex.agent.event_id").asText())
+        .isEqualTo(events.get(2).get("id").asText());
+    assertThat(trace.get("gcp.vertex.agent.invocation_id").asText()).isEqualTo(invocation);
+    assertThat(trace.get("gcp.vertex.agent.llm_request").asText())
+        .isEqualTo(secondCall.get("gcp.vertex.agent.llm_request").asText());
     assertThat(trace.get("gcp.vertex.agent.llm_response").asText()).contains("Found x.");
     assertThat(trace.get("span_id").asText()).isEqualTo(spans.get(4).get("span_id").asText());
     assertThat(trace.get("trace_id").asText()).isEqualTo(spans.get(0).get("trace_id").asText());

@@ -464,7 +464,16 @@ class WireContractTest {
     // the forms under /dev/apps/{app}/ that the newer dev UI (@google/adk-devtools 2) calls
     assertThat(json(client.get("/dev/apps/app/build_graph")).get("root_agent").get("name").asText())
         .isEqualTo("root");
-    assertThat(json(client.get("/dev/apps/app/build_graph_image")).get("dotSrc").asText())
+    // the app's drawings by path (the UI renders the root's in an event's Graph tab), or one
+    // node's
+    assertThat(json(client.get("/dev/apps/app/build_graph_image?dark_mode=false")))
+        .hasSize(1)
+        .allSatisfy(drawing -> assertThat(drawing.get("dotSrc").asText()).startsWith("digraph"));
+    assertThat(json(client.get("/dev/apps/app/build_graph_image")).get("app")).isNotNull();
+    assertThat(
+            json(client.get("/dev/apps/app/build_graph_image?dark_mode=true&node=root"))
+                .get("dotSrc")
+                .asText())
         .startsWith("digraph");
     assertThat(client.get("/dev/apps/app/builder?ts=1").body()).isEmpty();
     assertThat(client.post("/dev/apps/app/builder/save?tmp=true", "{}").body()).isEqualTo("false");

@@ -1,7 +1,14 @@
 package dev.adk4j.internal.telemetry;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.google.genai.types.Content;
+import com.google.genai.types.Part;
 import dev.adk4j.events.Event;
 import dev.adk4j.internal.Json;
+import dev.adk4j.models.LlmRequest;
+import dev.adk4j.models.LlmResponse;
 import io.opentelemetry.api.GlobalOpenTelemetry;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.common.Attributes;
@@ -26,6 +33,17 @@ import org.jspecify.annotations.Nullable;
  * that stored it, naming the keys written; their values are left out unless the system property
  * {@value #STATE_VALUES_PROPERTY} is {@code true}.
  *
+ * <p>A {@code call_llm} span that produced an event carries, as ADK's does, the event's id ({@code
+ * gcp.vertex.agent.event_id}) and the model's token counts ({@code gen_ai.usage.input_tokens},
+ * {@code gen_ai.usage.output_tokens}). The model request and response as JSON ({@code
+ * gcp.vertex.agent.llm_request}, {@code gcp.vertex.agent.llm_response}, what ADK's dev UI shows in
+ * an event's request and response panes) hold the conversation, so they are recorded only when
+ * content capture is on: when adk-server keeps spans for its trace views ({@link
+ * #captureContentForTraceViews()}), or when the system property {@value #CAPTURE_CONTENT_PROPERTY}
+ * is {@code true}. {@code -D}{@value #CAPTURE_CONTENT_PROPERTY}{@code =false}, or ADK's environment
+ * variable {@value #ADK_CAPTURE_CONTENT_ENV}{@code =false}, turns it off everywhere. Nothing is
+ * built for a span that does not record (no OpenTelemetry SDK registered).
+ *
  * <p>Internal to adk4j: not part of its API, may change in any release.
  */
 public final class Telemetry {
@@ -35,6 +53,16 @@ public final class Telemetry {
 
   /** Set to {@code true} to record state values (as JSON) in {@value #STATE_EVENT} span events. */
   public static final String STATE_VALUES_PROPERTY = "adk4j.telemetry.stateValues";
+
+  /**
+   * Set to {@code true} to record model requests and responses (as JSON) on {@code call_llm} spans
+   * for any registered OpenTelemetry SDK; {@code false} never records them, even for adk-server's
+   * trace views.
+   */
+  public static final String CAPTURE_CONTENT_PROPERTY = "adk4j.telemetry.captureContent";
+
+  /** ADK's switch, honoured too: {@code false} or {@code 0} turns content capture off. */
+  public static final String ADK_CAPTURE_CONTENT_ENV = "ADK_CAPTURE_MESSAGE_CONTENT_IN_SPANS";
 
   /** The span event of a stored event that wrote state. */
   public static final String STATE_EVENT = "adk4j.state_delta";
@@ -58,6 +86,21 @@ public final class Telemetry {
   static final AttributeKey<List<String>> STATE_KEYS =
       AttributeKey.stringArrayKey("adk4j.state.keys");
   static final AttributeKey<String> STATE_VALUES = AttributeKey.stringKey("adk4j.state.values");
+  // ADK's names, which its dev UI (and tools built for ADK's traces) read on a model call's span
+  static final AttributeKey<String> ADK_EVENT_ID =
+      AttributeKey.stringKey("gcp.vertex.agent.event_id");
+  static final AttributeKey<String> LLM_REQUEST =
+      AttributeKey.stringKey("gcp.vertex.agent.llm_request");
+  static final AttributeKey<String> LLM_RESPONSE =
+      AttributeKey.stringKey("gcp.vertex.agent.llm_response");
+  static final AttributeKey<Long> INPUT_TOKENS = AttributeKey.longKey("gen_ai.usage.input_tokens");
+  static final AttributeKey<Long> OUTPUT_TOKENS =
+      AttributeKey.longKey("gen_ai.usage.output_tokens");
+
+  private static final boolean ADK_CAPTURE_OFF =
+      adkCaptureOff(System.getenv(ADK_CAPTURE_CONTENT_ENV));
+  private static volatile boolean contentForTraceViews;
+  private static final ObjectMapper MAPPER = Json.newMapper();
 
   /** The value of {@code gen_ai.system} on every span. */
   static final String SYSTEM_NAME = "adk4j";
@@ -123,6 +166,115 @@ public final class Telemetry {
         .setAttribute(MODEL, model == null ? "" : model)
         .setAttribute(INVOCATION_ID, invocationId)
         .startSpan();
+  }
+
+  /**
+   * Turns content capture on for the JVM, unless {@value #CAPTURE_CONTENT_PROPERTY} or {@value
+   * #ADK_CAPTURE_CONTENT_ENV} says otherwise: adk-server calls it when it keeps spans for its trace
+   * views ({@code --traces}).
+   */
+  public static void captureContentForTraceViews() {
+    contentForTraceViews = true;
+  }
+
+  /** Whether model requests and responses are recorded on spans that record (see the class). */
+  public static boolean capturesContent() {
+    String property = System.getProperty(CAPTURE_CONTENT_PROPERTY);
+    if (property != null) {
+      return Boolean.parseBoolean(property.trim());
+    }
+    return !ADK_CAPTURE_OFF && contentForTraceViews;
+  }
+
+  static boolean adkCaptureOff(@Nullable String value) {
+    return value != null && (value.trim().equalsIgnoreCase("false") || value.trim().equals("0"));
+  }
+
+  /**
+   * Records on a {@code call_llm} span what the model call produced: the id of the event stored
+   * from its (last complete) response, if one was stored, the token counts, and with content
+   * capture on the request and the response as JSON. Does nothing if the span does not record.
+   *
+   * @param response the model's last complete response, null if it gave none (it failed)
+   * @param stored the event stored from it, null if none was
+   */
+  public static void modelCalled(
+      Span span, LlmRequest request, @Nullable LlmResponse response, @Nullable Event stored) {
+    if (!span.isRecording()) {
+      return;
+    }
+    if (stored != null) {
+      span.setAttribute(ADK_EVENT_ID, stored.id());
+    }
+    if (response != null) {
+      response
+          .usageMetadata()
+          .ifPresent(
+              u -> {
+                u.promptTokenCount().ifPresent(n -> span.setAttribute(INPUT_TOKENS, (long) n));
+                u.candidatesTokenCount().ifPresent(n -> span.setAttribute(OUTPUT_TOKENS, (long) n));
+              });
+    }
+    if (!capturesContent()) {
+      return;
+    }
+    try {
+      span.setAttribute(LLM_REQUEST, requestJson(request));
+      if (response != null) {
+        span.setAttribute(LLM_RESPONSE, responseJson(response));
+      }
+    } catch (RuntimeException e) {
+      // a value Jackson cannot write must not fail the model call it describes
+      span.setAttribute(LLM_REQUEST, "<not serializable>");
+    }
+  }
+
+  /**
+   * The request as ADK's trace shows it: {@code {model, config, contents}}, the config with the
+   * system instruction as text and without a response schema, and no inline bytes in the contents
+   * (a file the user sent is left out, its other parts kept). Keys are camelCase, as genai's Java
+   * types write them (ADK for Python writes snake_case; the dev UI reads either).
+   */
+  static String requestJson(LlmRequest request) {
+    ObjectNode o = MAPPER.createObjectNode();
+    request.model().ifPresent(m -> o.put("model", m));
+    ObjectNode config = MAPPER.valueToTree(request.config());
+    config.remove("systemInstruction");
+    config.remove("responseSchema");
+    request.systemInstruction().ifPresent(s -> config.put("systemInstruction", s));
+    o.set("config", config);
+    ArrayNode contents = o.putArray("contents");
+    for (Content c : request.contents()) {
+      List<Part> parts = c.parts().orElse(List.of());
+      boolean bytes = false;
+      for (Part p : parts) {
+        bytes |= p.inlineData().isPresent();
+      }
+      Content shown = c;
+      if (bytes) {
+        List<Part> kept = new ArrayList<>();
+        for (Part p : parts) {
+          if (p.inlineData().isEmpty()) {
+            kept.add(p);
+          }
+        }
+        shown = c.toBuilder().parts(kept).build();
+      }
+      contents.add(MAPPER.<com.fasterxml.jackson.databind.JsonNode>valueToTree(shown));
+    }
+    return o.toString();
+  }
+
+  /** The response as ADK's trace shows it: its fields that are set, in camelCase. */
+  static String responseJson(LlmResponse response) {
+    ObjectNode o = MAPPER.createObjectNode();
+    response.content().ifPresent(c -> o.set("content", MAPPER.valueToTree(c)));
+    response.partial().ifPresent(p -> o.put("partial", p));
+    response.turnComplete().ifPresent(t -> o.put("turnComplete", t));
+    response.errorCode().ifPresent(e -> o.put("errorCode", e));
+    response.errorMessage().ifPresent(e -> o.put("errorMessage", e));
+    response.usageMetadata().ifPresent(u -> o.set("usageMetadata", MAPPER.valueToTree(u)));
+    return o.toString();
   }
 
   /** Starts the span of one tool call under {@code parent}. */
