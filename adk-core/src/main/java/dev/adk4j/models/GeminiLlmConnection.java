@@ -42,12 +42,13 @@ import org.slf4j.LoggerFactory;
  * client.async.live.connect}.
  *
  * <p>Server messages become {@link LlmResponse}s: each {@code serverContent} with a model turn a
- * partial response holding its parts; {@code turnComplete}, {@code interrupted} or {@code
- * generationComplete} a response with {@code turnComplete} true; a {@code toolCall} a non-partial
- * response whose content holds the function calls; {@code usageMetadata} a response holding only
- * the usage. {@link #sendContent} of function responses becomes a {@code toolResponse}, any other
- * content a {@code clientContent} turn; {@link #sendRealtime} a {@code realtimeInput} (audio, video
- * or media by MIME type).
+ * partial response holding its parts (and the grounding the server reported with them); an input or
+ * output transcription a partial response holding it; {@code turnComplete}, {@code interrupted} or
+ * {@code generationComplete} a response with {@code turnComplete} true ({@code interrupted} true
+ * too for an interruption); a {@code toolCall} a non-partial response whose content holds the
+ * function calls; {@code usageMetadata} a response holding only the usage. {@link #sendContent} of
+ * function responses becomes a {@code toolResponse}, any other content a {@code clientContent}
+ * turn; {@link #sendRealtime} a {@code realtimeInput} (audio, video or media by MIME type).
  *
  * <p><b>Closing by the server.</b> google-genai 1.70 tells a session's receiver nothing when the
  * server closes the websocket or the connection fails after setup: it only logs it. This class
@@ -134,10 +135,13 @@ final class GeminiLlmConnection implements BaseLlmConnection {
     return connection;
   }
 
-  /** The live config of {@code request}: its system instruction, tools and generation settings. */
+  /**
+   * The live config of {@code request}: its {@link LlmRequest#liveConnectConfig()} (transcriptions,
+   * avatar, ...) with its system instruction, tools and generation settings applied.
+   */
   static LiveConnectConfig liveConfig(LlmRequest request) {
     GenerateContentConfig c = request.config();
-    LiveConnectConfig.Builder b = LiveConnectConfig.builder();
+    LiveConnectConfig.Builder b = request.liveConnectConfig().toBuilder();
     c.systemInstruction().ifPresent(b::systemInstruction);
     c.tools().filter(t -> !t.isEmpty()).ifPresent(b::tools);
     c.responseModalities().ifPresent(m -> b.responseModalities(m.toArray(new String[0])));
@@ -175,13 +179,26 @@ final class GeminiLlmConnection implements BaseLlmConnection {
 
   private void onServerContent(LiveServerContent content) {
     content
+        .inputTranscription()
+        .ifPresent(t -> emit(LlmResponse.builder().inputTranscription(t).partial(true)));
+    content
+        .outputTranscription()
+        .ifPresent(t -> emit(LlmResponse.builder().outputTranscription(t).partial(true)));
+    content
         .modelTurn()
         .filter(t -> t.parts().isPresent() && !t.parts().get().isEmpty())
-        .ifPresent(turn -> emit(LlmResponse.builder().content(turn).partial(true)));
+        .ifPresent(
+            turn ->
+                emit(
+                    LlmResponse.builder()
+                        .content(turn)
+                        .partial(true)
+                        .groundingMetadata(content.groundingMetadata().orElse(null))));
+    boolean interrupted = content.interrupted().orElse(false);
     if (content.turnComplete().orElse(false)
-        || content.interrupted().orElse(false)
+        || interrupted
         || content.generationComplete().orElse(false)) {
-      emit(LlmResponse.builder().turnComplete(true));
+      emit(LlmResponse.builder().turnComplete(true).interrupted(interrupted ? Boolean.TRUE : null));
     }
   }
 
