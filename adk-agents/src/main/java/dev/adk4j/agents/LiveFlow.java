@@ -161,16 +161,22 @@ final class LiveFlow {
       rc.responseModalities().forEach(m -> modalities.add(m.toString()));
       config.responseModalities(modalities);
     }
-    rc.speechConfig().ifPresent(config::speechConfig);
+    com.google.genai.types.SpeechConfig speech = rc.speechConfig();
+    if (speech != null) {
+      config.speechConfig(speech);
+    }
     var live = com.google.genai.types.LiveConnectConfig.builder();
-    if (rc.inputAudioTranscription() != null) {
-      live.inputAudioTranscription(rc.inputAudioTranscription());
+    com.google.genai.types.AudioTranscriptionConfig input = rc.inputAudioTranscription();
+    if (input != null) {
+      live.inputAudioTranscription(input);
     }
-    if (rc.outputAudioTranscription() != null) {
-      live.outputAudioTranscription(rc.outputAudioTranscription());
+    com.google.genai.types.AudioTranscriptionConfig output = rc.outputAudioTranscription();
+    if (output != null) {
+      live.outputAudioTranscription(output);
     }
-    if (rc.avatarConfig() != null) {
-      live.avatarConfig(rc.avatarConfig());
+    com.google.genai.types.AvatarConfig avatar = rc.avatarConfig();
+    if (avatar != null) {
+      live.avatarConfig(avatar);
     }
     LlmRequest.Builder b =
         LlmRequest.builder()

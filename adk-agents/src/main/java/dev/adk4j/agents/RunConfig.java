@@ -192,9 +192,11 @@ public final class RunConfig {
     return responseModalities;
   }
 
-  /** The voice of a live run's spoken answers; empty (the default) leaves it to the model. */
-  public java.util.Optional<com.google.genai.types.SpeechConfig> speechConfig() {
-    return java.util.Optional.ofNullable(speechConfig);
+  /**
+   * The voice of a live run's spoken answers; null (the default, as in ADK) leaves it to the model.
+   */
+  public com.google.genai.types.@org.jspecify.annotations.Nullable SpeechConfig speechConfig() {
+    return speechConfig;
   }
 
   public StreamingMode streamingMode() {
@@ -567,7 +569,15 @@ public final class RunConfig {
       return autoCreateSession(autoCreateSession);
     }
 
+    /**
+     * @throws IllegalArgumentException if {@code maxLlmCalls} is {@link Integer#MAX_VALUE} (as in
+     *     ADK: 0 or less is how to say "no limit")
+     */
     public RunConfig build() {
+      if (maxLlmCalls == Integer.MAX_VALUE) {
+        throw new IllegalArgumentException(
+            "maxLlmCalls must be less than Integer.MAX_VALUE (0 or less means no limit)");
+      }
       return new RunConfig(this);
     }
   }

@@ -3,6 +3,7 @@ package dev.adk4j.compat;
 // ADK for Java: com.google.adk.agents.*, com.google.adk.events.Event, com.google.adk.models.*,
 // com.google.adk.runner.InMemoryRunner, com.google.adk.sessions.Session (prefix swap only).
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.google.genai.types.AudioTranscriptionConfig;
 import com.google.genai.types.AvatarConfig;
@@ -74,6 +75,11 @@ class RunConfigOptionsProgramTest {
     assertThat(defaults.customMetadata()).isEmpty();
     assertThat(defaults.groupFunctionResponsesInHistory()).isFalse();
     assertThat(defaults.groupFunctionResponsesInHistoryOverride()).isEmpty();
+    assertThat(defaults.speechConfig()).isNull();
+    // As in ADK, Integer.MAX_VALUE is refused: 0 or less says "no limit".
+    assertThatThrownBy(() -> RunConfig.builder().setMaxLlmCalls(Integer.MAX_VALUE).build())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("maxLlmCalls");
     assertThat(
             RunConfig.builder(config)
                 .groupFunctionResponsesInHistoryOverride(Optional.empty())
