@@ -55,7 +55,10 @@ import org.slf4j.LoggerFactory;
  * listens to that log ({@code com.google.genai.AsyncLive}) and matches the record to its session by
  * the thread that delivers the session's messages (okhttp reads each websocket on a thread of its
  * own, the one that logs its closing), so {@link #receive()} fails with an {@link LlmException}
- * carrying the close code and reason.
+ * carrying the close code and reason. (Checked again for google-genai 1.70: {@code
+ * AsyncSession.receive} answers an already completed future, its websocket listener is
+ * package-private and reports {@code onClosing}, {@code onClosed} and {@code onFailure} only to
+ * that logger, and the client has no close callback; the watch stays until it offers one.)
  */
 final class GeminiLlmConnection implements BaseLlmConnection {
   private static final Logger log = LoggerFactory.getLogger(GeminiLlmConnection.class);
