@@ -41,9 +41,10 @@ public class CallbackContext extends ReadonlyContext {
   }
 
   /**
-   * Sets the control flags (transfer, escalate, skip summarization) from {@code actions} and
-   * applies its state delta (and increments) through {@link #state()}; writes already made stay
-   * unless {@code actions} changes the same key.
+   * Sets the control flags (transfer, escalate, skip summarization, and ADK's end of invocation,
+   * end of agent, auth requests and deleted artifacts) from {@code actions} and applies its state
+   * delta (and increments) through {@link #state()}; writes already made stay unless {@code
+   * actions} changes the same key.
    */
   public void setActions(EventActions actions) {
     actions
@@ -61,6 +62,10 @@ public class CallbackContext extends ReadonlyContext {
             .transferToAgent(actions.transferToAgent().orElse(null))
             .escalate(actions.escalate().orElse(null))
             .skipSummarization(actions.skipSummarization().orElse(null))
+            .endInvocation(actions.endInvocation().orElse(null))
+            .endOfAgent(actions.endOfAgent())
+            .requestedAuthConfigs(actions.requestedAuthConfigs())
+            .deletedArtifactIds(actions.deletedArtifactIds())
             .build();
   }
 

@@ -300,6 +300,9 @@ public final class InvocationContext {
     }
     Event stored = sessionService.appendEvent(session, event).blockingGet();
     shared.persisted.add(stored.id());
+    if (stored.actions().endInvocation().orElse(false)) {
+      setEndInvocation(true); // ADK's EventActions.endInvocation: nothing runs after this event
+    }
     takeIntoLiveState(event, stored);
     Telemetry.stateWritten(telemetry, stored);
     return stored;

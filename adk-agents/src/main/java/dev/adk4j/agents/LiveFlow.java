@@ -3,7 +3,9 @@ package dev.adk4j.agents;
 import com.google.genai.types.Content;
 import com.google.genai.types.FunctionCall;
 import com.google.genai.types.GenerateContentResponseUsageMetadata;
+import com.google.genai.types.GroundingMetadata;
 import com.google.genai.types.Part;
+import com.google.genai.types.Transcription;
 import dev.adk4j.events.Event;
 import dev.adk4j.models.BaseLlm;
 import dev.adk4j.models.BaseLlmConnection;
@@ -31,6 +33,12 @@ import org.jspecify.annotations.Nullable;
  *       its text (consecutive text parts merged, thought text apart) and other non-binary parts are
  *       stored and emitted as one event with {@code turnComplete} true, the output key written as
  *       for a turn's final answer. Inline data (the model's audio) is only in the partial events.
+ *   <li>Transcriptions (asked for by {@link RunConfig#inputAudioTranscription()} and {@link
+ *       RunConfig#outputAudioTranscription()}) are emitted piece by piece as partial events (the
+ *       person's as the user's, the model's as the agent's); the person's whole transcription is
+ *       stored as a user event when the model says it is finished or the model's turn ends, the
+ *       model's with its turn's event (which also says {@code interrupted} if the person
+ *       interrupted it).
  *   <li>Function calls are stored and emitted as the model's event, answered through the normal
  *       tool path ({@link ToolCalls}: callbacks, plugins, tracked state, one stored response event
  *       carrying the tools' state delta), and the answers are sent back to the model.
@@ -63,6 +71,15 @@ final class LiveFlow {
   private final List<Part> turn = new ArrayList<>();
 
   private @Nullable GenerateContentResponseUsageMetadata usage;
+
+  /** The transcription of the person's speech since it was last stored. */
+  private final StringBuilder heard = new StringBuilder();
+
+  /** The transcription of the model turn under way. */
+  private final StringBuilder said = new StringBuilder();
+
+  private @Nullable GroundingMetadata grounding;
+  private boolean interrupted;
 
   LiveFlow(
       LlmAgent agent,
@@ -144,8 +161,28 @@ final class LiveFlow {
       rc.responseModalities().forEach(m -> modalities.add(m.toString()));
       config.responseModalities(modalities);
     }
-    rc.speechConfig().ifPresent(config::speechConfig);
-    LlmRequest.Builder b = LlmRequest.builder().contents(built.contents()).config(config.build());
+    com.google.genai.types.SpeechConfig speech = rc.speechConfig();
+    if (speech != null) {
+      config.speechConfig(speech);
+    }
+    var live = com.google.genai.types.LiveConnectConfig.builder();
+    com.google.genai.types.AudioTranscriptionConfig input = rc.inputAudioTranscription();
+    if (input != null) {
+      live.inputAudioTranscription(input);
+    }
+    com.google.genai.types.AudioTranscriptionConfig output = rc.outputAudioTranscription();
+    if (output != null) {
+      live.outputAudioTranscription(output);
+    }
+    com.google.genai.types.AvatarConfig avatar = rc.avatarConfig();
+    if (avatar != null) {
+      live.avatarConfig(avatar);
+    }
+    LlmRequest.Builder b =
+        LlmRequest.builder()
+            .contents(built.contents())
+            .config(config.build())
+            .liveConnectConfig(live.build());
     built.model().ifPresent(b::model);
     return b.build();
   }
@@ -165,6 +202,18 @@ final class LiveFlow {
 
   private void received(BaseLlmConnection connection, LlmResponse r) {
     r.usageMetadata().ifPresent(u -> usage = u);
+    r.groundingMetadata().ifPresent(g -> grounding = g);
+    if (r.interrupted().orElse(false)) {
+      interrupted = true;
+    }
+    if (r.inputTranscription().isPresent()) {
+      heard(r.inputTranscription().get());
+    }
+    if (r.outputTranscription().isPresent()) {
+      Transcription t = r.outputTranscription().get();
+      t.text().ifPresent(said::append);
+      Flows.emit(emitter, agent.newEvent(ctx).outputTranscription(t).partial(true).build());
+    }
     Content content = r.content().orElse(null);
     if (r.partial().orElse(false)) {
       if (content != null) {
@@ -181,8 +230,31 @@ final class LiveFlow {
     }
   }
 
+  /**
+   * A piece of the transcription of the person's speech: emitted as a partial event of the user;
+   * stored as one user event holding the whole transcription once the model says it is finished (or
+   * when the model's turn ends).
+   */
+  private void heard(Transcription t) {
+    t.text().ifPresent(heard::append);
+    Flows.emit(emitter, ctx.newEvent("user").inputTranscription(t).partial(true).build());
+    if (t.finished().orElse(false)) {
+      storeHeard();
+    }
+  }
+
+  private void storeHeard() {
+    if (heard.length() == 0) {
+      return;
+    }
+    Transcription whole = Transcription.builder().text(heard.toString()).finished(true).build();
+    heard.setLength(0);
+    Flows.emit(emitter, ctx.persist(ctx.newEvent("user").inputTranscription(whole).build()));
+  }
+
   /** Stores and emits the model turn under way (if it has anything to store, or it completed). */
   private void endTurn(boolean complete) {
+    storeHeard();
     List<Part> parts = merged(turn);
     turn.clear();
     if (parts.isEmpty() && !complete) {
@@ -195,6 +267,20 @@ final class LiveFlow {
             .turnComplete(complete ? Boolean.TRUE : null)
             .usageMetadata(usage);
     usage = null;
+    if (complete) {
+      LlmResponse.Builder turnMetadata = LlmResponse.builder().groundingMetadata(grounding);
+      if (said.length() > 0) {
+        turnMetadata.outputTranscription(
+            Transcription.builder().text(said.toString()).finished(true).build());
+      }
+      if (interrupted) {
+        turnMetadata.interrupted(true);
+      }
+      LlmFlow.withResponseMetadata(b, turnMetadata.build(), ctx.runConfig());
+      said.setLength(0);
+      grounding = null;
+      interrupted = false;
+    }
     Event draft = b.build();
     CallbackContext cc = new CallbackContext(ctx);
     if (complete) {

@@ -321,11 +321,42 @@ final class LlmFlow {
             .errorCode(r.errorCode().orElse(null))
             .errorMessage(r.errorMessage().orElse(null))
             .usageMetadata(r.usageMetadata().orElse(null));
+    withResponseMetadata(event, r, ctx.runConfig());
     Event draft = event.build();
     agent.recordOutput(cc, draft);
     Event stored = ctx.persist(draft.toBuilder().actions(cc.actions()).build());
     emit(stored);
     return stored;
+  }
+
+  /**
+   * Copies what the model reported about {@code r} (finish reason, grounding, citations, log
+   * probabilities, model version, interruption, transcriptions, custom metadata) into {@code
+   * event}, with the run's {@link RunConfig#customMetadata()} after the response's own entries.
+   */
+  static Event.Builder withResponseMetadata(Event.Builder event, LlmResponse r, RunConfig rc) {
+    r.finishReason().ifPresent(event::finishReason);
+    r.groundingMetadata().ifPresent(event::groundingMetadata);
+    r.citationMetadata().ifPresent(event::citationMetadata);
+    r.avgLogprobs().ifPresent(event::avgLogprobs);
+    r.modelVersion().ifPresent(event::modelVersion);
+    r.interrupted().ifPresent(event::interrupted);
+    r.inputTranscription().ifPresent(event::inputTranscription);
+    r.outputTranscription().ifPresent(event::outputTranscription);
+    List<com.google.genai.types.CustomMetadata> own = r.customMetadata().orElse(null);
+    if (rc.customMetadata().isEmpty()) {
+      if (own != null) {
+        event.customMetadata(own);
+      }
+    } else {
+      List<com.google.genai.types.CustomMetadata> all = new ArrayList<>();
+      if (own != null) {
+        all.addAll(own);
+      }
+      all.addAll(dev.adk4j.internal.CustomMetadataEntries.of(rc.customMetadata()));
+      event.customMetadata(all);
+    }
+    return event;
   }
 
   LlmRequest.Builder buildRequest() {

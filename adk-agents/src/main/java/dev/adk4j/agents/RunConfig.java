@@ -58,6 +58,15 @@ public final class RunConfig {
   private final java.util.function.Consumer<dev.adk4j.sessions.SessionWait> sessionWaitListener;
   private final java.util.List<com.google.genai.types.Modality> responseModalities;
   private final com.google.genai.types.@org.jspecify.annotations.Nullable SpeechConfig speechConfig;
+  // ADK's audio, artifact and metadata options (see their accessors)
+  private final boolean saveInputBlobsAsArtifacts;
+  private final com.google.genai.types.@org.jspecify.annotations.Nullable AudioTranscriptionConfig
+      inputAudioTranscription;
+  private final com.google.genai.types.@org.jspecify.annotations.Nullable AudioTranscriptionConfig
+      outputAudioTranscription;
+  private final com.google.genai.types.@org.jspecify.annotations.Nullable AvatarConfig avatarConfig;
+  private final java.util.Map<String, Object> customMetadata;
+  private final @org.jspecify.annotations.Nullable Boolean groupFunctionResponsesInHistory;
 
   private RunConfig(Builder b) {
     this.responseModalities = b.responseModalities;
@@ -72,6 +81,12 @@ public final class RunConfig {
     this.maxParallelToolCalls = b.maxParallelToolCalls;
     this.toolExecutor = b.toolExecutor;
     this.sessionWaitListener = b.sessionWaitListener;
+    this.saveInputBlobsAsArtifacts = b.saveInputBlobsAsArtifacts;
+    this.inputAudioTranscription = b.inputAudioTranscription;
+    this.outputAudioTranscription = b.outputAudioTranscription;
+    this.avatarConfig = b.avatarConfig;
+    this.customMetadata = b.customMetadata;
+    this.groupFunctionResponsesInHistory = b.groupFunctionResponsesInHistory;
   }
 
   public static Builder builder() {
@@ -96,7 +111,77 @@ public final class RunConfig {
         .toolExecutor(toolExecutor)
         .sessionWaitListener(sessionWaitListener)
         .responseModalities(responseModalities)
-        .speechConfig(speechConfig);
+        .speechConfig(speechConfig)
+        .saveInputBlobsAsArtifacts(saveInputBlobsAsArtifacts)
+        .inputAudioTranscription(inputAudioTranscription)
+        .outputAudioTranscription(outputAudioTranscription)
+        .avatarConfig(avatarConfig)
+        .customMetadata(customMetadata)
+        .groupFunctionResponsesInHistoryOverride(
+            java.util.Optional.ofNullable(groupFunctionResponsesInHistory));
+  }
+
+  /**
+   * ADK's {@code saveInputBlobsAsArtifacts}: whether the inline data (files, images, audio) of the
+   * user's message is saved as artifacts before the turn starts. Each blob is saved under the name
+   * {@code artifact_<invocationId>_<n>} (n counting the message's parts from 0) through the
+   * runner's artifact service, and the stored message holds a text part {@code Uploaded file:
+   * artifact_<invocationId>_<n>. It is saved into artifacts} in its place, as ADK does; the event
+   * records the versions in its {@code artifactDelta}. Default false. Needs an artifact service.
+   */
+  public boolean saveInputBlobsAsArtifacts() {
+    return saveInputBlobsAsArtifacts;
+  }
+
+  /**
+   * ADK's {@code inputAudioTranscription}: in a live run, asks the model to transcribe the person's
+   * audio; the transcription reaches the events ({@code Event.inputTranscription()}). Null (the
+   * default): no transcription.
+   */
+  public com.google.genai.types.@org.jspecify.annotations.Nullable AudioTranscriptionConfig
+      inputAudioTranscription() {
+    return inputAudioTranscription;
+  }
+
+  /**
+   * ADK's {@code outputAudioTranscription}: in a live run, asks the model to transcribe its spoken
+   * answers ({@code Event.outputTranscription()}). Null (the default): no transcription.
+   */
+  public com.google.genai.types.@org.jspecify.annotations.Nullable AudioTranscriptionConfig
+      outputAudioTranscription() {
+    return outputAudioTranscription;
+  }
+
+  /**
+   * ADK's {@code avatarConfig}: the avatar of a live run's video answers, passed to the live
+   * connection's config. Null (the default): none.
+   */
+  public com.google.genai.types.@org.jspecify.annotations.Nullable AvatarConfig avatarConfig() {
+    return avatarConfig;
+  }
+
+  /**
+   * ADK for Python's {@code custom_metadata}: key-value data attached to the events the agents
+   * store for model responses in this run (as {@code Event.customMetadata()} entries, after the
+   * model's own). JSON data; unmodifiable; empty (the default) attaches nothing.
+   */
+  public java.util.Map<String, Object> customMetadata() {
+    return customMetadata;
+  }
+
+  /**
+   * ADK's {@code groupFunctionResponsesInHistory}: whether a model's history holds all function
+   * calls before all function responses. Accepted; it changes nothing in adk4j, whose history
+   * always holds the calls of one model response in one content and their answers in the next.
+   */
+  @Deprecated
+  public boolean groupFunctionResponsesInHistory() {
+    return Boolean.TRUE.equals(groupFunctionResponsesInHistory);
+  }
+
+  /** ADK's {@code groupFunctionResponsesInHistoryOverride}: the flag as set, empty when unset. */
+  public java.util.Optional<Boolean> groupFunctionResponsesInHistoryOverride() {
+    return java.util.Optional.ofNullable(groupFunctionResponsesInHistory);
   }
 
   /**
@@ -107,9 +192,11 @@ public final class RunConfig {
     return responseModalities;
   }
 
-  /** The voice of a live run's spoken answers; empty (the default) leaves it to the model. */
-  public java.util.Optional<com.google.genai.types.SpeechConfig> speechConfig() {
-    return java.util.Optional.ofNullable(speechConfig);
+  /**
+   * The voice of a live run's spoken answers; null (the default, as in ADK) leaves it to the model.
+   */
+  public com.google.genai.types.@org.jspecify.annotations.Nullable SpeechConfig speechConfig() {
+    return speechConfig;
   }
 
   public StreamingMode streamingMode() {
@@ -238,8 +325,114 @@ public final class RunConfig {
     private java.util.List<com.google.genai.types.Modality> responseModalities =
         java.util.List.of();
     private com.google.genai.types.@org.jspecify.annotations.Nullable SpeechConfig speechConfig;
+    private boolean saveInputBlobsAsArtifacts;
+    private com.google.genai.types.@org.jspecify.annotations.Nullable AudioTranscriptionConfig
+        inputAudioTranscription;
+    private com.google.genai.types.@org.jspecify.annotations.Nullable AudioTranscriptionConfig
+        outputAudioTranscription;
+    private com.google.genai.types.@org.jspecify.annotations.Nullable AvatarConfig avatarConfig;
+    private java.util.Map<String, Object> customMetadata = java.util.Map.of();
+    private @org.jspecify.annotations.Nullable Boolean groupFunctionResponsesInHistory;
 
     private Builder() {}
+
+    /** See {@link RunConfig#saveInputBlobsAsArtifacts()}. Default false. */
+    public Builder saveInputBlobsAsArtifacts(boolean save) {
+      this.saveInputBlobsAsArtifacts = save;
+      return this;
+    }
+
+    /** ADK for Java's spelling of {@link #saveInputBlobsAsArtifacts(boolean)}. */
+    public Builder setSaveInputBlobsAsArtifacts(boolean save) {
+      return saveInputBlobsAsArtifacts(save);
+    }
+
+    /** See {@link RunConfig#inputAudioTranscription()}. Default null. */
+    public Builder inputAudioTranscription(
+        com.google.genai.types.@org.jspecify.annotations.Nullable AudioTranscriptionConfig config) {
+      this.inputAudioTranscription = config;
+      return this;
+    }
+
+    /** ADK for Java's spelling of {@code inputAudioTranscription(..)}. */
+    public Builder setInputAudioTranscription(
+        com.google.genai.types.@org.jspecify.annotations.Nullable AudioTranscriptionConfig config) {
+      return inputAudioTranscription(config);
+    }
+
+    /** See {@link RunConfig#outputAudioTranscription()}. Default null. */
+    public Builder outputAudioTranscription(
+        com.google.genai.types.@org.jspecify.annotations.Nullable AudioTranscriptionConfig config) {
+      this.outputAudioTranscription = config;
+      return this;
+    }
+
+    /** ADK for Java's spelling of {@code outputAudioTranscription(..)}. */
+    public Builder setOutputAudioTranscription(
+        com.google.genai.types.@org.jspecify.annotations.Nullable AudioTranscriptionConfig config) {
+      return outputAudioTranscription(config);
+    }
+
+    /** See {@link RunConfig#avatarConfig()}. Default null. */
+    public Builder avatarConfig(
+        com.google.genai.types.@org.jspecify.annotations.Nullable AvatarConfig avatarConfig) {
+      this.avatarConfig = avatarConfig;
+      return this;
+    }
+
+    /**
+     * See {@link RunConfig#customMetadata()}; null clears it. The values are copied as their JSON
+     * round trip.
+     *
+     * @throws IllegalArgumentException if a value is not JSON data (naming its key)
+     */
+    @SuppressWarnings("unchecked")
+    public Builder customMetadata(
+        java.util.@org.jspecify.annotations.Nullable Map<
+                String, ? extends @org.jspecify.annotations.Nullable Object>
+            metadata) {
+      if (metadata == null || metadata.isEmpty()) {
+        this.customMetadata = java.util.Map.of();
+        return this;
+      }
+      java.util.Map<String, Object> copy = new java.util.LinkedHashMap<>();
+      metadata.forEach(
+          (k, v) -> {
+            Object value = dev.adk4j.internal.Json.normalize("customMetadata." + k, v);
+            if (value != null) {
+              copy.put(k, value);
+            }
+          });
+      this.customMetadata = java.util.Collections.unmodifiableMap(copy);
+      return this;
+    }
+
+    /** ADK for Java's spelling of {@code customMetadata(..)}. */
+    public Builder setCustomMetadata(
+        java.util.@org.jspecify.annotations.Nullable Map<
+                String, ? extends @org.jspecify.annotations.Nullable Object>
+            metadata) {
+      return customMetadata(metadata);
+    }
+
+    /** See {@link RunConfig#groupFunctionResponsesInHistory()}: accepted, changes nothing. */
+    @Deprecated
+    public Builder groupFunctionResponsesInHistory(boolean group) {
+      this.groupFunctionResponsesInHistory = group;
+      return this;
+    }
+
+    /** ADK's override form of {@code groupFunctionResponsesInHistory}: empty unsets it. */
+    public Builder groupFunctionResponsesInHistoryOverride(java.util.Optional<Boolean> group) {
+      this.groupFunctionResponsesInHistory = group.orElse(null);
+      return this;
+    }
+
+    /** ADK's override form of {@code groupFunctionResponsesInHistory}. */
+    public Builder groupFunctionResponsesInHistoryOverride(boolean group) {
+      this.groupFunctionResponsesInHistory = group;
+      return this;
+    }
 
     /** See {@link RunConfig#responseModalities()}. Default: none. */
     public Builder responseModalities(
@@ -376,7 +569,15 @@ public final class RunConfig {
       return autoCreateSession(autoCreateSession);
     }
 
+    /**
+     * @throws IllegalArgumentException if {@code maxLlmCalls} is {@link Integer#MAX_VALUE} (as in
+     *     ADK: 0 or less is how to say "no limit")
+     */
     public RunConfig build() {
+      if (maxLlmCalls == Integer.MAX_VALUE) {
+        throw new IllegalArgumentException(
+            "maxLlmCalls must be less than Integer.MAX_VALUE (0 or less means no limit)");
+      }
       return new RunConfig(this);
     }
   }

@@ -8,9 +8,11 @@ import com.fasterxml.jackson.databind.annotation.JsonPOJOBuilder;
 import dev.adk4j.state.State;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -45,6 +47,11 @@ public final class EventActions {
   private final @Nullable EventCompaction compaction;
   private final Map<String, ToolConfirmation> requestedToolConfirmations;
   private final @Nullable String route;
+  // ADK for Java's fields (see their accessors)
+  private final @Nullable Boolean endInvocation;
+  private final boolean endOfAgent;
+  private final Map<String, Map<String, Object>> requestedAuthConfigs;
+  private final Set<String> deletedArtifactIds;
 
   private EventActions(Builder b) {
     this.stateDelta = frozen(b.stateDelta);
@@ -58,6 +65,10 @@ public final class EventActions {
     this.compaction = b.compaction;
     this.requestedToolConfirmations = frozen(b.requestedToolConfirmations);
     this.route = b.route;
+    this.endInvocation = b.endInvocation;
+    this.endOfAgent = b.endOfAgent;
+    this.requestedAuthConfigs = b.requestedAuthConfigs;
+    this.deletedArtifactIds = b.deletedArtifactIds;
   }
 
   /**
@@ -96,7 +107,8 @@ public final class EventActions {
         .skipSummarization(skipSummarization)
         .rewindBeforeInvocationId(rewindBeforeInvocationId)
         .compaction(compaction)
-        .route(route);
+        .route(route)
+        .adkFields(this);
   }
 
   /** The state changes, unmodifiable: key to new value, or to {@code null} for a removal. */
@@ -188,6 +200,49 @@ public final class EventActions {
     return Optional.ofNullable(route);
   }
 
+  /**
+   * ADK for Java's {@code endInvocation}: whether the invocation ends after this event. When an
+   * event saying {@code true} is stored (a tool's or callback's actions set it), the agent makes no
+   * further model call and workflow agents start no further sub-agent, as for {@code
+   * InvocationContext.setEndInvocation(true)}.
+   */
+  @JsonProperty("endInvocation")
+  public Optional<Boolean> endInvocation() {
+    return Optional.ofNullable(endInvocation);
+  }
+
+  /**
+   * ADK for Java's {@code endOfAgent}: whether the agent that wrote this event has finished its run
+   * (ADK's resumability marker). Carried and stored; adk4j's own resumption does not need it.
+   * Written to JSON only when true, as in ADK.
+   */
+  @JsonProperty("endOfAgent")
+  @JsonInclude(JsonInclude.Include.NON_DEFAULT)
+  public boolean endOfAgent() {
+    return endOfAgent;
+  }
+
+  /**
+   * ADK for Java's {@code requestedAuthConfigs}: function call id to the authentication
+   * configuration a tool asked for (as JSON data). Carried and stored; adk4j's tools do not ask for
+   * credentials this way. Unmodifiable.
+   */
+  @JsonProperty("requestedAuthConfigs")
+  @JsonInclude(JsonInclude.Include.NON_EMPTY)
+  public Map<String, Map<String, Object>> requestedAuthConfigs() {
+    return requestedAuthConfigs;
+  }
+
+  /**
+   * ADK for Java's {@code deletedArtifactIds}: the artifacts this event deleted. Carried and
+   * stored. Unmodifiable.
+   */
+  @JsonProperty("deletedArtifactIds")
+  @JsonInclude(JsonInclude.Include.NON_EMPTY)
+  public Set<String> deletedArtifactIds() {
+    return deletedArtifactIds;
+  }
+
   /** Whether these actions do nothing at all. */
   @JsonIgnore
   public boolean isEmpty() {
@@ -200,7 +255,11 @@ public final class EventActions {
         && skipSummarization == null
         && rewindBeforeInvocationId == null
         && route == null
-        && requestedToolConfirmations.isEmpty();
+        && requestedToolConfirmations.isEmpty()
+        && endInvocation == null
+        && !endOfAgent
+        && requestedAuthConfigs.isEmpty()
+        && deletedArtifactIds.isEmpty();
   }
 
   /**
@@ -258,6 +317,7 @@ public final class EventActions {
             : rewindBeforeInvocationId;
     b.compaction = other.compaction != null ? other.compaction : compaction;
     b.route = other.route != null ? other.route : route;
+    b.mergeAdkFields(other);
     return b.build();
   }
 
@@ -298,7 +358,11 @@ public final class EventActions {
         && Objects.equals(skipSummarization, that.skipSummarization)
         && Objects.equals(rewindBeforeInvocationId, that.rewindBeforeInvocationId)
         && Objects.equals(route, that.route)
-        && requestedToolConfirmations.equals(that.requestedToolConfirmations);
+        && requestedToolConfirmations.equals(that.requestedToolConfirmations)
+        && Objects.equals(endInvocation, that.endInvocation)
+        && endOfAgent == that.endOfAgent
+        && requestedAuthConfigs.equals(that.requestedAuthConfigs)
+        && deletedArtifactIds.equals(that.deletedArtifactIds);
   }
 
   @Override
@@ -374,6 +438,18 @@ public final class EventActions {
     if (route != null) {
       sb.append(", route=").append(route);
     }
+    if (endInvocation != null) {
+      sb.append(", endInvocation=").append(endInvocation);
+    }
+    if (endOfAgent) {
+      sb.append(", endOfAgent=true");
+    }
+    if (!requestedAuthConfigs.isEmpty()) {
+      sb.append(", requestedAuthConfigs=").append(requestedAuthConfigs.keySet());
+    }
+    if (!deletedArtifactIds.isEmpty()) {
+      sb.append(", deletedArtifactIds=").append(deletedArtifactIds);
+    }
     return sb.append('}').toString();
   }
 
@@ -395,6 +471,10 @@ public final class EventActions {
     private @Nullable Boolean skipSummarization;
     private @Nullable String rewindBeforeInvocationId;
     private @Nullable String route;
+    private @Nullable Boolean endInvocation;
+    private boolean endOfAgent;
+    private Map<String, Map<String, Object>> requestedAuthConfigs = Map.of();
+    private Set<String> deletedArtifactIds = Set.of();
 
     private Builder() {}
 
@@ -582,6 +662,93 @@ public final class EventActions {
       return this;
     }
 
+    /** ADK for Java's {@code endInvocation} (see the accessor); null leaves it unset. */
+    @JsonProperty("endInvocation")
+    public Builder endInvocation(@Nullable Boolean endInvocation) {
+      this.endInvocation = endInvocation;
+      return this;
+    }
+
+    /** ADK for Java's {@code endOfAgent} (see the accessor). */
+    @JsonProperty("endOfAgent")
+    public Builder endOfAgent(boolean endOfAgent) {
+      this.endOfAgent = endOfAgent;
+      return this;
+    }
+
+    /**
+     * Replaces the authentication configurations asked for (see the accessor): each is copied as
+     * JSON data.
+     *
+     * @throws IllegalArgumentException if a configuration cannot be written as JSON (naming its
+     *     function call id)
+     */
+    @JsonProperty("requestedAuthConfigs")
+    public Builder requestedAuthConfigs(
+        @Nullable Map<String, ? extends @Nullable Map<String, ?>> configs) {
+      requestedAuthConfigs = Map.of();
+      if (configs != null && !configs.isEmpty()) {
+        Map<String, Map<String, Object>> into = new LinkedHashMap<>();
+        configs.forEach(
+            (id, config) ->
+                into.put(Objects.requireNonNull(id, "function call id"), authConfig(id, config)));
+        requestedAuthConfigs = Collections.unmodifiableMap(into);
+      }
+      return this;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> authConfig(String id, @Nullable Map<String, ?> config) {
+      if (config == null) {
+        return Map.of();
+      }
+      Object copy = dev.adk4j.internal.Json.normalize("requestedAuthConfigs." + id, config);
+      return copy instanceof Map
+          ? Collections.unmodifiableMap((Map<String, Object>) copy)
+          : Map.of();
+    }
+
+    /** Replaces the deleted artifacts' names (see the accessor). */
+    @JsonProperty("deletedArtifactIds")
+    public Builder deletedArtifactIds(@Nullable Set<String> ids) {
+      deletedArtifactIds =
+          ids == null || ids.isEmpty()
+              ? Set.of()
+              : Collections.unmodifiableSet(new LinkedHashSet<>(ids));
+      return this;
+    }
+
+    /** Takes ADK for Java's fields of {@code a} (for {@link EventActions#toBuilder()}). */
+    private Builder adkFields(EventActions a) {
+      endInvocation = a.endInvocation;
+      endOfAgent = a.endOfAgent;
+      requestedAuthConfigs = a.requestedAuthConfigs;
+      deletedArtifactIds = a.deletedArtifactIds;
+      return this;
+    }
+
+    /**
+     * Applies ADK for Java's fields of {@code other} on top, as ADK merges them: auth requests and
+     * deleted artifacts added up, {@code endInvocation} taken where {@code other} sets it, and
+     * {@code endOfAgent} kept once either says so (whatever the order of merging).
+     */
+    private void mergeAdkFields(EventActions other) {
+      if (other.endInvocation != null) {
+        endInvocation = other.endInvocation;
+      }
+      endOfAgent |= other.endOfAgent;
+      if (!other.requestedAuthConfigs.isEmpty()) {
+        Map<String, Map<String, Object>> into = new LinkedHashMap<>(requestedAuthConfigs);
+        into.putAll(other.requestedAuthConfigs);
+        requestedAuthConfigs = Collections.unmodifiableMap(into);
+      }
+      if (!other.deletedArtifactIds.isEmpty()) {
+        Set<String> into = new LinkedHashSet<>(deletedArtifactIds);
+        into.addAll(other.deletedArtifactIds);
+        deletedArtifactIds = Collections.unmodifiableSet(into);
+      }
+    }
+
     /**
      * ADK's {@code Builder.merge}: this builder's actions with {@code other}'s applied on top, as
      * {@link EventActions#merge} merges them.
@@ -600,6 +767,7 @@ public final class EventActions {
       skipSummarization = merged.skipSummarization;
       rewindBeforeInvocationId = merged.rewindBeforeInvocationId;
       route = merged.route;
+      adkFields(merged);
       return this;
     }
 

@@ -42,19 +42,23 @@ import org.slf4j.LoggerFactory;
  * client.async.live.connect}.
  *
  * <p>Server messages become {@link LlmResponse}s: each {@code serverContent} with a model turn a
- * partial response holding its parts; {@code turnComplete}, {@code interrupted} or {@code
- * generationComplete} a response with {@code turnComplete} true; a {@code toolCall} a non-partial
- * response whose content holds the function calls; {@code usageMetadata} a response holding only
- * the usage. {@link #sendContent} of function responses becomes a {@code toolResponse}, any other
- * content a {@code clientContent} turn; {@link #sendRealtime} a {@code realtimeInput} (audio, video
- * or media by MIME type).
+ * partial response holding its parts (and the grounding the server reported with them); an input or
+ * output transcription a partial response holding it; {@code turnComplete}, {@code interrupted} or
+ * {@code generationComplete} a response with {@code turnComplete} true ({@code interrupted} true
+ * too for an interruption); a {@code toolCall} a non-partial response whose content holds the
+ * function calls; {@code usageMetadata} a response holding only the usage. {@link #sendContent} of
+ * function responses becomes a {@code toolResponse}, any other content a {@code clientContent}
+ * turn; {@link #sendRealtime} a {@code realtimeInput} (audio, video or media by MIME type).
  *
  * <p><b>Closing by the server.</b> google-genai 1.70 tells a session's receiver nothing when the
  * server closes the websocket or the connection fails after setup: it only logs it. This class
  * listens to that log ({@code com.google.genai.AsyncLive}) and matches the record to its session by
  * the thread that delivers the session's messages (okhttp reads each websocket on a thread of its
  * own, the one that logs its closing), so {@link #receive()} fails with an {@link LlmException}
- * carrying the close code and reason.
+ * carrying the close code and reason. (Checked again for google-genai 1.70: {@code
+ * AsyncSession.receive} answers an already completed future, its websocket listener is
+ * package-private and reports {@code onClosing}, {@code onClosed} and {@code onFailure} only to
+ * that logger, and the client has no close callback; the watch stays until it offers one.)
  */
 final class GeminiLlmConnection implements BaseLlmConnection {
   private static final Logger log = LoggerFactory.getLogger(GeminiLlmConnection.class);
@@ -134,10 +138,13 @@ final class GeminiLlmConnection implements BaseLlmConnection {
     return connection;
   }
 
-  /** The live config of {@code request}: its system instruction, tools and generation settings. */
+  /**
+   * The live config of {@code request}: its {@link LlmRequest#liveConnectConfig()} (transcriptions,
+   * avatar, ...) with its system instruction, tools and generation settings applied.
+   */
   static LiveConnectConfig liveConfig(LlmRequest request) {
     GenerateContentConfig c = request.config();
-    LiveConnectConfig.Builder b = LiveConnectConfig.builder();
+    LiveConnectConfig.Builder b = request.liveConnectConfig().toBuilder();
     c.systemInstruction().ifPresent(b::systemInstruction);
     c.tools().filter(t -> !t.isEmpty()).ifPresent(b::tools);
     c.responseModalities().ifPresent(m -> b.responseModalities(m.toArray(new String[0])));
@@ -175,13 +182,26 @@ final class GeminiLlmConnection implements BaseLlmConnection {
 
   private void onServerContent(LiveServerContent content) {
     content
+        .inputTranscription()
+        .ifPresent(t -> emit(LlmResponse.builder().inputTranscription(t).partial(true)));
+    content
+        .outputTranscription()
+        .ifPresent(t -> emit(LlmResponse.builder().outputTranscription(t).partial(true)));
+    content
         .modelTurn()
         .filter(t -> t.parts().isPresent() && !t.parts().get().isEmpty())
-        .ifPresent(turn -> emit(LlmResponse.builder().content(turn).partial(true)));
+        .ifPresent(
+            turn ->
+                emit(
+                    LlmResponse.builder()
+                        .content(turn)
+                        .partial(true)
+                        .groundingMetadata(content.groundingMetadata().orElse(null))));
+    boolean interrupted = content.interrupted().orElse(false);
     if (content.turnComplete().orElse(false)
-        || content.interrupted().orElse(false)
+        || interrupted
         || content.generationComplete().orElse(false)) {
-      emit(LlmResponse.builder().turnComplete(true));
+      emit(LlmResponse.builder().turnComplete(true).interrupted(interrupted ? Boolean.TRUE : null));
     }
   }
 

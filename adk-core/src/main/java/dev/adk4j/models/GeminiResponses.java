@@ -24,6 +24,55 @@ final class GeminiResponses {
 
   /** The non-streamed response: the first candidate's content as received. */
   static LlmResponse toLlmResponse(GenerateContentResponse response) {
+    Optional<Candidate> first =
+        response.candidates().flatMap(candidates -> candidates.stream().findFirst());
+    LlmResponse r = translate(response);
+    Metadata m = new Metadata();
+    m.add(response, first.orElse(null));
+    return m.applyTo(r);
+  }
+
+  /**
+   * What the API reported about an answer besides its content, as ADK's response fields hold it:
+   * the finish reason, grounding, citations, average log probability of the first candidate and the
+   * model version. A streamed answer takes the last value each chunk reported.
+   */
+  static final class Metadata {
+    private @Nullable FinishReason finishReason;
+    private com.google.genai.types.@Nullable GroundingMetadata grounding;
+    private com.google.genai.types.@Nullable CitationMetadata citations;
+    private @Nullable Double avgLogprobs;
+    private @Nullable String modelVersion;
+
+    void add(GenerateContentResponse response, @Nullable Candidate candidate) {
+      response.modelVersion().ifPresent(v -> modelVersion = v);
+      if (candidate != null) {
+        candidate.finishReason().ifPresent(f -> finishReason = f);
+        candidate.groundingMetadata().ifPresent(g -> grounding = g);
+        candidate.citationMetadata().ifPresent(c -> citations = c);
+        candidate.avgLogprobs().ifPresent(a -> avgLogprobs = a);
+      }
+    }
+
+    LlmResponse applyTo(LlmResponse r) {
+      if (finishReason == null
+          && grounding == null
+          && citations == null
+          && avgLogprobs == null
+          && modelVersion == null) {
+        return r;
+      }
+      return r.toBuilder()
+          .finishReason(finishReason)
+          .groundingMetadata(grounding)
+          .citationMetadata(citations)
+          .avgLogprobs(avgLogprobs)
+          .modelVersion(modelVersion)
+          .build();
+    }
+  }
+
+  private static LlmResponse translate(GenerateContentResponse response) {
     Optional<Candidate> candidate =
         response.candidates().flatMap(candidates -> candidates.stream().findFirst());
     Optional<Content> content = candidate.flatMap(Candidate::content);

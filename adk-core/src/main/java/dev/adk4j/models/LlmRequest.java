@@ -3,6 +3,7 @@ package dev.adk4j.models;
 import com.google.genai.types.Content;
 import com.google.genai.types.FunctionDeclaration;
 import com.google.genai.types.GenerateContentConfig;
+import com.google.genai.types.LiveConnectConfig;
 import com.google.genai.types.Part;
 import com.google.genai.types.Tool;
 import java.util.ArrayList;
@@ -22,6 +23,7 @@ public final class LlmRequest {
   private final @Nullable String systemInstruction;
   private final List<FunctionDeclaration> functionDeclarations;
   private final @Nullable GenerateContentConfig baseConfig;
+  private final @Nullable LiveConnectConfig liveConnectConfig;
 
   private LlmRequest(Builder b) {
     this.model = b.model;
@@ -29,6 +31,7 @@ public final class LlmRequest {
     this.systemInstruction = b.systemInstruction;
     this.functionDeclarations = List.copyOf(b.functionDeclarations);
     this.baseConfig = b.config;
+    this.liveConnectConfig = b.liveConnectConfig;
   }
 
   public static Builder builder() {
@@ -42,6 +45,7 @@ public final class LlmRequest {
     b.systemInstruction = systemInstruction;
     b.functionDeclarations.addAll(functionDeclarations);
     b.config = baseConfig;
+    b.liveConnectConfig = liveConnectConfig;
     return b;
   }
 
@@ -98,6 +102,16 @@ public final class LlmRequest {
     return c.build();
   }
 
+  /**
+   * ADK for Java's {@code liveConnectConfig()}: the settings of a live connection ({@code
+   * BaseLlm.connect}) that a generation config cannot hold, such as the audio transcriptions and
+   * the avatar a live run's {@code RunConfig} asks for; an empty config when none were set. A live
+   * model applies {@link #config()}'s settings on top of it.
+   */
+  public LiveConnectConfig liveConnectConfig() {
+    return liveConnectConfig != null ? liveConnectConfig : LiveConnectConfig.builder().build();
+  }
+
   @Override
   public String toString() {
     return "LlmRequest{model="
@@ -118,6 +132,7 @@ public final class LlmRequest {
     private @Nullable String systemInstruction;
     private final List<FunctionDeclaration> functionDeclarations = new ArrayList<>();
     private @Nullable GenerateContentConfig config;
+    private @Nullable LiveConnectConfig liveConnectConfig;
 
     private Builder() {}
 
@@ -199,6 +214,12 @@ public final class LlmRequest {
     /** Base generation settings (temperature, response schema, ...). */
     public Builder config(@Nullable GenerateContentConfig config) {
       this.config = config;
+      return this;
+    }
+
+    /** The live connection's own settings (see {@link LlmRequest#liveConnectConfig()}). */
+    public Builder liveConnectConfig(@Nullable LiveConnectConfig liveConnectConfig) {
+      this.liveConnectConfig = liveConnectConfig;
       return this;
     }
 

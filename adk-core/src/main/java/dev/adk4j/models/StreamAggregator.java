@@ -28,6 +28,7 @@ final class StreamAggregator {
   private @Nullable String finishMessage;
   private @Nullable GenerateContentResponsePromptFeedback feedback;
   private @Nullable GenerateContentResponseUsageMetadata usage;
+  private final GeminiResponses.Metadata metadata = new GeminiResponses.Metadata();
 
   /** Records {@code chunk}; returns the partial response for its text, if it has any. */
   List<LlmResponse> add(GenerateContentResponse chunk) {
@@ -35,6 +36,7 @@ final class StreamAggregator {
     chunk.promptFeedback().ifPresent(f -> feedback = f);
     Optional<Candidate> candidate =
         chunk.candidates().flatMap(candidates -> candidates.stream().findFirst());
+    metadata.add(chunk, candidate.orElse(null));
     if (candidate.isEmpty()) {
       return List.of();
     }
@@ -99,12 +101,14 @@ final class StreamAggregator {
   LlmResponse finish() {
     flushText();
     if (!parts.isEmpty()) {
-      return LlmResponse.builder()
-          .content(Content.builder().role("model").parts(List.copyOf(parts)).build())
-          .usageMetadata(usage)
-          .build();
+      return metadata.applyTo(
+          LlmResponse.builder()
+              .content(Content.builder().role("model").parts(List.copyOf(parts)).build())
+              .usageMetadata(usage)
+              .build());
     }
-    return GeminiResponses.withoutContent(
-        sawCandidate, null, finishReason, finishMessage, feedback, usage);
+    return metadata.applyTo(
+        GeminiResponses.withoutContent(
+            sawCandidate, null, finishReason, finishMessage, feedback, usage));
   }
 }

@@ -10,6 +10,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.google.genai.types.Content;
 import com.google.genai.types.FunctionCall;
 import com.google.genai.types.FunctionDeclaration;
@@ -101,6 +102,43 @@ class GeminiTest {
     assertThat(request.header("x-goog-api-key")).isEqualTo("test-key");
     assertThat(request.body().at("/contents/0/role").asText()).isEqualTo("user");
     assertThat(request.body().at("/contents/0/parts/0/text").asText()).isEqualTo("Hi");
+  }
+
+  @Test
+  void generateContent_reportsFinishReasonGroundingLogprobsAndModelVersion() {
+    com.fasterxml.jackson.databind.node.ObjectNode answer = textResponse("Grounded");
+    answer.put("modelVersion", "gemini-2.5-flash-001");
+    com.fasterxml.jackson.databind.node.ObjectNode candidate =
+        (com.fasterxml.jackson.databind.node.ObjectNode) answer.at("/candidates/0");
+    candidate.put("finishReason", "STOP").put("avgLogprobs", -0.125);
+    candidate.putObject("groundingMetadata").putArray("webSearchQueries").add("adk java");
+    server.enqueue(answer);
+
+    LlmResponse response =
+        gemini.generateContent(Contents.userRequest("Hi"), false).blockingFirst();
+
+    assertThat(Contents.text(response)).isEqualTo("Grounded");
+    assertThat(response.finishReason().map(Object::toString)).contains("STOP");
+    assertThat(response.avgLogprobs()).contains(-0.125);
+    assertThat(response.modelVersion()).contains("gemini-2.5-flash-001");
+    assertThat(response.groundingMetadata().flatMap(g -> g.webSearchQueries()))
+        .contains(List.of("adk java"));
+  }
+
+  @Test
+  void generateContentStream_finalResponse_carriesTheLastReportedMetadata() {
+    List<ObjectNode> chunks = FakeGeminiServer.textChunks("Hel", "lo");
+    chunks.get(0).put("modelVersion", "gemini-2.5-flash-000");
+    chunks.get(1).put("modelVersion", "gemini-2.5-flash-001");
+    ((ObjectNode) chunks.get(1).at("/candidates/0")).put("finishReason", "MAX_TOKENS");
+    server.enqueue(chunks);
+
+    List<LlmResponse> responses = collect(gemini.generateContent(Contents.userRequest("Hi"), true));
+
+    LlmResponse last = responses.get(responses.size() - 1);
+    assertThat(Contents.text(last)).isEqualTo("Hello");
+    assertThat(last.finishReason().map(Object::toString)).contains("MAX_TOKENS");
+    assertThat(last.modelVersion()).contains("gemini-2.5-flash-001");
   }
 
   @Test

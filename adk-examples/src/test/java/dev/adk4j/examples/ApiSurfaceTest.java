@@ -76,7 +76,8 @@ class ApiSurfaceTest {
       Map.of(
           BaseSessionService.class, "getSession",
           BaseArtifactService.class, "loadArtifact",
-          ReadonlyContext.class, "loadArtifact");
+          ReadonlyContext.class, "loadArtifact",
+          dev.adk4j.agents.RunConfig.Builder.class, "groupFunctionResponsesInHistoryOverride");
 
   private static final Path ROOT = Path.of("").toAbsolutePath().getParent();
 

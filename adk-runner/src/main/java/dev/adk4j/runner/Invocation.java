@@ -167,6 +167,7 @@ final class Invocation {
       Resumption resume = null;
       boolean userMessageCallbacksRan = false;
       Content userMessage = null; // as a plugin replaced it
+      InputBlobs.Saved savedBlobs = null; // RunConfig.saveInputBlobsAsArtifacts
       while (true) {
         session =
             runner.sessionCache.load(
@@ -228,12 +229,23 @@ final class Invocation {
               sessionId,
               userId,
               appName);
+          EventActions.Builder userActions = EventActions.builder().stateDelta(stateDelta);
+          if (message != null && runConfig.saveInputBlobsAsArtifacts()) {
+            // ADK's saveInputBlobsAsArtifacts: once per invocation (a turn that starts over keeps
+            // what was saved), then the model sees the message with the blobs named, not held.
+            if (savedBlobs == null) {
+              savedBlobs =
+                  InputBlobs.save(
+                      artifactService, appName, userId, sessionId, ctx.invocationId(), message);
+            }
+            if (savedBlobs != null) {
+              message = savedBlobs.message();
+              ctx = newContext(session, message, ctx.invocationId(), resume);
+              userActions.artifactDelta(savedBlobs.artifactDelta());
+            }
+          }
           if (message != null || (stateDelta != null && !stateDelta.isEmpty())) {
-            ctx.persist(
-                ctx.newEvent("user")
-                    .content(message)
-                    .actions(EventActions.builder().stateDelta(stateDelta).build())
-                    .build());
+            ctx.persist(ctx.newEvent("user").content(message).actions(userActions.build()).build());
           }
           break;
         } catch (SessionBusyException | dev.adk4j.sessions.StaleSessionException e) {

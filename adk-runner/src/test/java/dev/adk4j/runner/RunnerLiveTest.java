@@ -3,6 +3,7 @@ package dev.adk4j.runner;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.google.genai.types.Blob;
 import com.google.genai.types.Content;
 import com.google.genai.types.Part;
@@ -80,6 +81,18 @@ class RunnerLiveTest {
       JsonNode answer = m.get("toolResponse").path("functionResponses").path(0);
       reply.send(FakeLiveApi.text("Saved " + answer.path("response").path("saved").asText()));
       reply.send(FakeLiveApi.turnComplete());
+    } else if (m.has("realtimeInput")
+        && m.get("realtimeInput").toString().contains("audio/pcm;rate=8000")) {
+      // a transcribing model: what it heard and what it says, then an interruption
+      ObjectNode heard = FakeLiveApi.JSON.createObjectNode();
+      heard.putObject("serverContent").putObject("inputTranscription").put("text", "hi there");
+      reply.send(heard);
+      ObjectNode says = FakeLiveApi.JSON.createObjectNode();
+      says.putObject("serverContent").putObject("outputTranscription").put("text", "Hello!");
+      reply.send(says);
+      ObjectNode interrupted = FakeLiveApi.JSON.createObjectNode();
+      interrupted.putObject("serverContent").put("interrupted", true);
+      reply.send(interrupted);
     } else if (m.has("realtimeInput")) {
       JsonNode input = m.get("realtimeInput");
       JsonNode blob = input.has("audio") ? input.get("audio") : input.path("mediaChunks").path(0);
@@ -130,9 +143,13 @@ class RunnerLiveTest {
     final Disposable subscription;
 
     Run(String sessionId, LiveRequestQueue queue) {
+      this(sessionId, queue, RunConfig.builder().build());
+    }
+
+    Run(String sessionId, LiveRequestQueue queue, RunConfig config) {
       subscription =
           runner
-              .runLive(USER, sessionId, queue, RunConfig.builder().build())
+              .runLive(USER, sessionId, queue, config)
               .subscribe(out::add, out::add, () -> out.add(DONE));
     }
 
@@ -267,8 +284,41 @@ class RunnerLiveTest {
       run.awaitEnd();
     }
     assertThat(heardAudio).anySatisfy(b -> assertThat(b).isEqualTo(pcm));
-    assertThat(api.received("realtimeInput").get(0).toString()).contains("audio/pcm;rate=16000");
+    assertThat(api.received("realtimeInput"))
+        .anySatisfy(m -> assertThat(m.toString()).contains("audio/pcm;rate=16000"));
     assertThat(texts(stored("audio").events())).containsExactly("voice: heard 4 bytes");
+  }
+
+  @Test
+  void runLive_transcriptions_areAskedForInTheSetup_andReachTheStoredEvents() throws Exception {
+    sessions.createSession(APP, USER, Map.of(), "transcribed").blockingGet();
+    LiveRequestQueue queue = new LiveRequestQueue();
+    queue.realtime(Blob.builder().data(new byte[] {1, 2}).mimeType("audio/pcm;rate=8000").build());
+    com.google.genai.types.AudioTranscriptionConfig transcribe =
+        com.google.genai.types.AudioTranscriptionConfig.builder().build();
+    RunConfig config =
+        RunConfig.builder()
+            .setInputAudioTranscription(transcribe)
+            .setOutputAudioTranscription(transcribe)
+            .build();
+    Event turn;
+    try (Run run = new Run("transcribed", queue, config)) {
+      turn = run.turn();
+      queue.close();
+      run.awaitEnd();
+    }
+
+    JsonNode setup = api.received("setup").get(api.received("setup").size() - 1);
+    assertThat(setup.has("inputAudioTranscription")).as("setup %s", setup).isTrue();
+    assertThat(setup.has("outputAudioTranscription")).as("setup %s", setup).isTrue();
+    assertThat(turn.interrupted()).contains(true);
+    assertThat(turn.outputTranscription().flatMap(t -> t.text())).contains("Hello!");
+    List<Event> stored = stored("transcribed").events();
+    assertThat(stored).hasSize(2);
+    assertThat(stored.get(0).author()).isEqualTo("user");
+    assertThat(stored.get(0).inputTranscription().flatMap(t -> t.text())).contains("hi there");
+    assertThat(stored.get(1).outputTranscription().flatMap(t -> t.text())).contains("Hello!");
+    assertThat(stored.get(1).interrupted()).contains(true);
   }
 
   @Test

@@ -141,8 +141,54 @@ final class JsonSizes {
     if (a.compaction().isPresent()) {
       n += FRAME + contentAtMost(a.compaction().get().compactedContent());
     }
+    n += adkFieldsAtMost(e);
     return n;
   }
+
+  /**
+   * ADK for Java's event and action fields (finish reason, grounding, citations, transcriptions,
+   * custom metadata, model version; auth requests, deleted artifacts): most events have none; the
+   * google-genai values among them are written to measure them.
+   */
+  private static long adkFieldsAtMost(Event e) {
+    long n = 0;
+    if (e.finishReason().isPresent()) {
+      n += stringAtMost(e.finishReason().get().toString());
+    }
+    n += optional(e.modelVersion());
+    if (e.groundingMetadata().isPresent()) {
+      n += written(e.groundingMetadata().get());
+    }
+    if (e.citationMetadata().isPresent()) {
+      n += written(e.citationMetadata().get());
+    }
+    if (e.inputTranscription().isPresent()) {
+      n += written(e.inputTranscription().get());
+    }
+    if (e.outputTranscription().isPresent()) {
+      n += written(e.outputTranscription().get());
+    }
+    if (e.customMetadata().isPresent()) {
+      n += written(e.customMetadata().get());
+    }
+    EventActions a = e.actions();
+    if (!a.requestedAuthConfigs().isEmpty()) {
+      n += valueAtMost(a.requestedAuthConfigs());
+    }
+    for (String id : a.deletedArtifactIds()) {
+      n += stringAtMost(id) + 1;
+    }
+    if (e.avgLogprobs().isPresent()) {
+      n += 26;
+    }
+    if (n > 0 || e.interrupted().isPresent() || a.endInvocation().isPresent() || a.endOfAgent()) {
+      n += ADK_FIELD_NAMES;
+    }
+    return n;
+  }
+
+  /** The names and punctuation of every field {@link #adkFieldsAtMost} counts, and its flags. */
+  private static final long ADK_FIELD_NAMES = 512;
 
   private static long optional(Optional<String> s) {
     return s.isPresent() ? stringAtMost(s.get()) : 0;

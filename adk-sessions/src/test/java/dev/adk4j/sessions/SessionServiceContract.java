@@ -449,6 +449,50 @@ public abstract class SessionServiceContract {
   }
 
   @Test
+  void events_keepAdksResponseAndActionFields_whole() {
+    Session s = create("alice", "s1", map());
+    Event e =
+        textEvent("grounded", 1234L).toBuilder()
+            .author("agent")
+            .finishReason(
+                new com.google.genai.types.FinishReason(
+                    com.google.genai.types.FinishReason.Known.STOP))
+            .groundingMetadata(
+                com.google.genai.types.GroundingMetadata.builder()
+                    .webSearchQueries(List.of("adk"))
+                    .build())
+            .avgLogprobs(-0.5)
+            .interrupted(true)
+            .modelVersion("m-1")
+            .customMetadata(
+                List.of(
+                    com.google.genai.types.CustomMetadata.builder()
+                        .key("tier")
+                        .stringValue("gold")
+                        .build()))
+            .inputTranscription(
+                com.google.genai.types.Transcription.builder().text("hi").finished(true).build())
+            .outputTranscription(com.google.genai.types.Transcription.builder().text("yo").build())
+            .actions(
+                EventActions.builder()
+                    .endInvocation(true)
+                    .endOfAgent(true)
+                    .requestedAuthConfigs(Map.of("call-1", Map.of("scheme", "oauth2")))
+                    .deletedArtifactIds(java.util.Set.of("old.txt"))
+                    .build())
+            .build();
+    service.appendEvent(s, e).blockingGet();
+
+    Event stored = get("alice", "s1").events().get(0);
+
+    assertThat(stored).isEqualTo(e);
+    assertThat(stored.groundingMetadata().flatMap(g -> g.webSearchQueries()))
+        .contains(List.of("adk"));
+    assertThat(stored.actions().requestedAuthConfigs())
+        .containsEntry("call-1", Map.of("scheme", "oauth2"));
+  }
+
+  @Test
   void partialEvent_isReturnedUntouched_andNotStored() {
     Session s = create("alice", "s1", map());
     Event partial =
