@@ -152,7 +152,7 @@ class AdkPythonImportTest {
               + " \"Ticket T-1 opened\"}, {\"inline_data\": {\"mime_type\": \"image/png\","
               + " \"data\": \""
               + png
-              + "\"}}]}, \"grounding_metadata\": {\"web_search_queries\": [\"printer jam\"]},"
+              + "\"}}]}, \"cache_metadata\": {\"cache_name\": \"printer jam\"},"
               + " \"actions\": {\"state_delta\": {\"ticket\": \"T-1\", \"user:lang\": \"fr\","
               + " \"app:motd\": \"hello\"}, \"artifact_delta\": {}, \"requested_auth_configs\":"
               + " {}, \"requested_tool_confirmations\": {}}, \"turn_complete\": true,"
@@ -194,7 +194,7 @@ class AdkPythonImportTest {
     assertThat(report)
         .contains("copied 1 session(s) with 2 event(s); 0 already there; 1 problem(s)")
         .contains("session 's1' of user 'ann' in app 'helpdesk', event 'e2'")
-        .contains("groundingMetadata")
+        .contains("cacheMetadata")
         .doesNotContain("printer jam"); // field names, never values
     assertThat(status).isEqualTo(1);
 

@@ -57,7 +57,7 @@ import org.jspecify.annotations.Nullable;
  * <p><b>What cannot be copied</b> is reported, by app, user, session, event and field name, never
  * by value: the older schema's actions, which Python pickled (the events are copied without them;
  * the state they wrote comes from ADK's stored state), and fields adk4j's events have no place for
- * (such as {@code groundingMetadata}).
+ * (such as {@code cacheMetadata} or {@code logprobsResult}).
  *
  * <p>Timestamps: ADK for Python stores an event's time without a time zone, in the local time of
  * the process that wrote it; they are read in this JVM's default zone. Thread-safe (no state).
