@@ -172,14 +172,13 @@ public final class EmbeddedPostgresExtension implements BeforeAllCallback {
     boolean emptied(String name) {
       try (Connection c = connect(name);
           Statement s = c.createStatement()) {
-        try (ResultSet rs =
-            s.executeQuery(
-                "SELECT count(*) FROM pg_stat_activity"
-                    + " WHERE datname = current_database() AND pid <> pg_backend_pid()")) {
-          rs.next();
-          if (rs.getLong(1) != 0) {
-            return false;
-          }
+        // What the test left connected (a closed pool's backends still exiting, a service it did
+        // not close, a killed child's session) is ended, as DROP DATABASE ... WITH (FORCE) would.
+        s.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                + " WHERE datname = current_database() AND pid <> pg_backend_pid()");
+        if (!noOtherConnection(s)) {
+          return false;
         }
         if (!schemaOf(c).equals(templateSchema)) {
           return false;
@@ -198,6 +197,28 @@ public final class EmbeddedPostgresExtension implements BeforeAllCallback {
       } catch (SQLException e) {
         return false; // e.g. a test dropped the history table: drop the database
       }
+    }
+
+    /** Waits up to a second for the other backends of this database to be gone. */
+    private static boolean noOtherConnection(Statement s) throws SQLException {
+      for (int i = 0; i < 100; i++) {
+        try (ResultSet rs =
+            s.executeQuery(
+                "SELECT count(*) FROM pg_stat_activity"
+                    + " WHERE datname = current_database() AND pid <> pg_backend_pid()")) {
+          rs.next();
+          if (rs.getLong(1) == 0) {
+            return true;
+          }
+        }
+        try {
+          Thread.sleep(10);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          return false;
+        }
+      }
+      return false;
     }
 
     private Connection connect(String name) throws SQLException {
