@@ -158,10 +158,21 @@ abstract class DevUiBrowserBase {
     wait = new WebDriverWait(driver, WAIT);
   }
 
-  /** The bank app's tool, which asks a person to confirm each call; counts the calls it ran. */
+  /**
+   * The bank app's tool, which asks a person to confirm each call; counts the calls it ran and
+   * saves a receipt as an artifact (what the UI's Artifacts tab shows).
+   */
   public static java.util.Map<String, Object> transfer(
-      @dev.adk4j.tools.Annotations.Schema(name = "amount") int amount) {
+      @dev.adk4j.tools.Annotations.Schema(name = "amount") int amount,
+      dev.adk4j.tools.ToolContext toolContext) {
     TRANSFERS.incrementAndGet();
+    toolContext
+        .saveArtifact(
+            "receipt.txt",
+            com.google.genai.types.Part.fromBytes(
+                ("Transferred " + amount + ".").getBytes(java.nio.charset.StandardCharsets.UTF_8),
+                "text/plain"))
+        .blockingGet();
     return java.util.Map.of("transferred", amount);
   }
 
@@ -171,8 +182,9 @@ abstract class DevUiBrowserBase {
   /**
    * A confirmation resumed from the UI: in the bank app, a message makes the agent call a tool that
    * asks for a confirmation; the UI shows the request with a "Confirmed" box and "Submit"; the
-   * answer resumes the paused invocation, the tool runs once and the agent answers. Checked in the
-   * page and in the stored session (one invocation).
+   * answer resumes the paused invocation, the tool runs once (saving a receipt, which the Artifacts
+   * tab then shows) and the agent answers. Checked in the page and in the stored session (one
+   * invocation).
    */
   void confirmInTheUi() {
     int before = TRANSFERS.get();
@@ -193,6 +205,14 @@ abstract class DevUiBrowserBase {
         ExpectedConditions.visibilityOfElementLocated(
             By.xpath("//app-chat-panel//p[normalize-space()='sent']")));
     assertThat(TRANSFERS).hasValue(before + 1);
+    // The Artifacts tab lists the receipt the tool saved, with its text.
+    click(By.xpath("//div[@role='tab'][normalize-space()='Artifacts']"));
+    wait.until(
+        ExpectedConditions.visibilityOfElementLocated(
+            By.xpath("//button[.//span[normalize-space()='receipt.txt']]")));
+    wait.until(
+        ExpectedConditions.visibilityOfElementLocated(
+            By.xpath("//pre[contains(normalize-space(), 'Transferred 5.')]")));
     wait.until(ExpectedConditions.urlContains("session="));
     String session = queryParam(driver.getCurrentUrl(), "session");
     JsonNode stored = json(client.get("/apps/bank_app/users/user/sessions/" + session));
