@@ -15,7 +15,7 @@
 # Writes the JMH logs and JSON, table.md (the markdown tables for docs/benchmarks.md),
 # footprint.md (heap per session), start.txt (JVM start to first answered turn),
 # machine.txt (cores, JDK, commit, load average before and after) and load.log (the load average
-# every 5 s). About 20 minutes on an idle 2-core machine (an hour at a load average of 15).
+# every 5 s). About 8 minutes on an idle 2-core machine after the build (an hour at a load average of 15).
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -75,8 +75,8 @@ if [ "$QUICK" = 1 ]; then
   SHOTS_DB=(-f 1 -wi 3 -i 5 -jvmArgsAppend -Dpeers.warmUpTurns=1000)
   DATABASES=adk4j/sqlite,spring-ai/sqlite
 else
-  LOOP=(-f 1 -wi 10 -i 5 -w 1s -r 1s)
-  SHOTS=(-f 1 -wi 10 -i 20 -jvmArgsAppend -Dpeers.warmUpTurns=3000)
+  LOOP=(-f 2 -wi 10 -i 5 -w 1s -r 1s)
+  SHOTS=(-f 2 -wi 10 -i 10 -jvmArgsAppend -Dpeers.warmUpTurns=3000)
   SHOTS_DB=(-f 1 -wi 5 -i 10)
   DATABASES=adk4j/sqlite,spring-ai/sqlite,adk4j/postgresql,spring-ai/postgresql
 fi

@@ -15,15 +15,16 @@
 # per successful turn, `turns` equal to them). All servers log warnings only. Each server is warmed
 # up first (--server-warmup-seconds, unmeasured, both endpoints, the most users).
 #
-# One more row set, adk4j-nodelay: adk4j in memory with -Dsun.net.httpserver.nodelay=true. The
-# JDK's HTTP server that adk-server runs on leaves Nagle's algorithm on (Tomcat and Node.js turn it
-# off); on JDK 17 a small response then waits for the client's delayed ACK (about 40 ms on Linux).
-# That row shows what adk-server gains with TCP_NODELAY; the plain adk4j rows are the server as
-# shipped.
+# One more row set, not run by default: adk4j-nagle, adk4j in memory with
+# -Dsun.net.httpserver.nodelay=false. The JDK's HTTP server that adk-server runs on leaves Nagle's
+# algorithm on unless that property is true, and on JDK 17 a small response can then wait for the
+# client's delayed ACK (about 40 ms on Linux); adk4j sets the property when the application has not
+# (dev.adk4j.internal.HttpServers), so the plain adk4j rows have TCP_NODELAY, and adk4j-nagle shows
+# the JDK's default.
 #
 #   adk-benchmarks/devservers.sh [--no-build] [--quick] [--latencies 50,0] [--users 1,8]
 #       [--seconds 10] [--warmup-seconds 3] [--server-warmup-seconds 10] [--max-requests 20000]
-#       [--servers adk4j-memory,adk4j-nodelay,adk4j-sqlite,adk-java,adk-js]
+#       [--servers adk4j-memory,adk4j-sqlite,adk-java,adk-js,adk4j-nagle]
 #
 # --quick: 4 s windows after 2 s of warm-up (4 s for the server's), to check that everything
 # runs (not for publication).
@@ -51,7 +52,7 @@ SECONDS_=10
 WARMUP=3
 SERVER_WARMUP=10
 MAX_REQUESTS=20000
-SERVERS=adk4j-memory,adk4j-nodelay,adk4j-sqlite,adk-java,adk-js
+SERVERS=adk4j-memory,adk4j-sqlite,adk-java,adk-js
 while [ $# -gt 0 ]; do
   case "$1" in
     --no-build) BUILD=0 ;;
@@ -65,7 +66,7 @@ while [ $# -gt 0 ]; do
     --servers) SERVERS=$2; shift ;;
     *) echo "usage: $0 [--no-build] [--quick] [--latencies 50,0] [--users 1,8] [--seconds 10]" \
          "[--warmup-seconds 3] [--server-warmup-seconds 10] [--max-requests 20000]" \
-         "[--servers adk4j-memory,adk4j-nodelay,adk4j-sqlite,adk-java,adk-js]" >&2
+         "[--servers adk4j-memory,adk4j-sqlite,adk-java,adk-js,adk4j-nagle]" >&2
        exit 2 ;;
   esac
   shift
@@ -201,11 +202,11 @@ for latency in ${LATENCIES//,/ }; do
       java -Xmx512m -cp "$JAR" dev.adk4j.benchmarks.devservers.Adk4jDevServer --port "$port" \
       --store memory --latency-ms "$latency"
   fi
-  if want adk4j-nodelay; then
+  if want adk4j-nagle; then
     port=$(free_port)
-    run_one "adk4j adk-server, memory, TCP_NODELAY" "$latency" "$port" \
-      "$OUT/adk4j-nodelay-$latency.log" \
-      java -Xmx512m -Dsun.net.httpserver.nodelay=true -cp "$JAR" \
+    run_one "adk4j adk-server, memory, Nagle (JDK default)" "$latency" "$port" \
+      "$OUT/adk4j-nagle-$latency.log" \
+      java -Xmx512m -Dsun.net.httpserver.nodelay=false -cp "$JAR" \
       dev.adk4j.benchmarks.devservers.Adk4jDevServer --port "$port" --store memory \
       --latency-ms "$latency"
   fi

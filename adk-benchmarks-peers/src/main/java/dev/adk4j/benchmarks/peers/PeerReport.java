@@ -35,16 +35,41 @@ public final class PeerReport {
   /** One setup in one case. */
   static final class Result {
     final String setup;
+
+    /** The median of every measured iteration of every fork: what the tables rank by. */
     final double micros;
+
+    final double mean;
     final double error;
     final double bytes;
 
-    Result(String setup, double micros, double error, double bytes) {
+    Result(String setup, double micros, double mean, double error, double bytes) {
       this.setup = setup;
       this.micros = micros;
+      this.mean = mean;
       this.error = error;
       this.bytes = bytes;
     }
+  }
+
+  /**
+   * The median of JMH's raw data (forks × iterations). A 1-second iteration here is either a steady
+   * run of turns or one that met a collection or a descheduled thread; the mean of five such
+   * iterations swings with a single outlier, the median does not.
+   */
+  static double median(JsonNode rawData) {
+    List<Double> values = new ArrayList<>();
+    for (JsonNode fork : rawData) {
+      for (JsonNode v : fork) {
+        values.add(v.asDouble());
+      }
+    }
+    if (values.isEmpty()) {
+      return Double.NaN;
+    }
+    values.sort(Double::compare);
+    int n = values.size();
+    return n % 2 == 1 ? values.get(n / 2) : (values.get(n / 2 - 1) + values.get(n / 2)) / 2;
   }
 
   public static void main(String[] args) throws IOException {
@@ -95,11 +120,12 @@ public final class PeerReport {
           name = prior == 0 ? "first turn (single shots)" : prior + " prior messages";
         }
         JsonNode primary = run.get("primaryMetric");
-        double micros = primary.get("score").asDouble();
+        double mean = primary.get("score").asDouble();
         double error = primary.get("scoreError").asDouble();
         if (Double.isNaN(error)) {
           error = 0;
         }
+        double micros = median(primary.get("rawData"));
         double bytes = Double.NaN;
         JsonNode secondary = run.path("secondaryMetrics");
         if (secondary.has("gc.alloc.rate.norm")) {
@@ -117,7 +143,7 @@ public final class PeerReport {
         }
         cases
             .computeIfAbsent(name, k -> new ArrayList<>())
-            .add(new Result(setup, micros, error, bytes));
+            .add(new Result(setup, micros, mean, error, bytes));
       }
     }
     return cases;
@@ -127,8 +153,10 @@ public final class PeerReport {
     StringBuilder out = new StringBuilder();
     for (Map.Entry<String, List<Result>> c : cases.entrySet()) {
       out.append("\n**").append(c.getKey()).append("**\n\n");
-      out.append("| setup | µs per turn | × adk4j | bytes per turn | × adk4j |\n");
-      out.append("| --- | ---: | ---: | ---: | ---: |\n");
+      out.append(
+          "| setup | µs per turn (median) | mean ± 99.9 % | × adk4j (medians) | bytes per turn |"
+              + " × adk4j |\n");
+      out.append("| --- | ---: | ---: | ---: | ---: | ---: |\n");
       List<Result> sorted = new ArrayList<>(c.getValue());
       sorted.sort((a, b) -> Double.compare(a.micros, b.micros));
       for (Result r : sorted) {
@@ -136,7 +164,9 @@ public final class PeerReport {
         out.append("| ")
             .append(r.setup)
             .append(" | ")
-            .append(String.format(Locale.ROOT, "%,.1f ± %,.1f", r.micros, r.error))
+            .append(String.format(Locale.ROOT, "%,.1f", r.micros))
+            .append(" | ")
+            .append(String.format(Locale.ROOT, "%,.1f ± %,.1f", r.mean, r.error))
             .append(" | ")
             .append(base == null ? "" : String.format(Locale.ROOT, "%.2f", r.micros / base.micros))
             .append(" | ")
