@@ -33,13 +33,15 @@
 # 13 minutes with the defaults on an idle 2-core machine. MVN_ARGS adds Maven options.
 #
 # Writes adk-benchmarks/target/devservers/: table.md (one row per server, latency, endpoint and
-# users), machine.txt (cores, JDK, node, commit, load average before and after), the servers' logs.
+# users), machine.txt (cores, JDK, node, commit, load average before and after), the servers' logs,
+# and the chart of turns per second docs/benchmarks-devservers.png (DEVSERVERS_PNG).
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
 ROOT=$PWD
 JAR=adk-benchmarks/target/benchmarks.jar
 OUT=adk-benchmarks/target/devservers
+PNG=${DEVSERVERS_PNG:-docs/benchmarks-devservers.png}
 ADK_JAVA=adk-benchmarks/devservers/adk-java
 ADK_JS_SRC=adk-benchmarks/devservers/adk-js
 ADK_JS=$OUT/adk-js
@@ -243,8 +245,12 @@ echo "duration: $((elapsed / 60)) min $((elapsed % 60)) s" >> "$OUT/machine.txt"
   echo "| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | --- |"
   cat "$OUT/rows.md" 2> /dev/null || true
 } > "$OUT/table.md"
+java -cp "$JAR" dev.adk4j.benchmarks.TableChart --table "$OUT/table.md" --png "$PNG" \
+  --value 'turns/s' --group 'model latency,endpoint,users' --label server \
+  --title 'adk4j against ADK dev servers: turns per second (longer is better)'
 echo
 cat "$OUT/table.md"
 echo
 cat "$OUT/machine.txt"
+echo "chart: $PNG"
 [ "$failures" = 0 ] || { echo "$failures server run(s) failed" >&2; exit 1; }

@@ -10,12 +10,14 @@
 # LoadBenchmark's options (defaults): --users 8 --pairs 2 --seconds 20 --warmup-seconds 5
 # --latency-ms 50 --max-requests 200000 --configs pg1,pg2,pg3,sqlite1 --out adk-benchmarks/target/load
 # Writes table.md (one row per configuration), the servers' logs, invalid-<config>.txt (histories
-# that failed the check; empty when all are valid) and machine.txt (uptime before and after).
+# that failed the check; empty when all are valid), machine.txt (uptime before and after) and the
+# chart of turns per second docs/benchmarks-load.png (LOAD_PNG).
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
 JAR=adk-benchmarks/target/benchmarks.jar
 OUT=adk-benchmarks/target/load
+PNG=${LOAD_PNG:-docs/benchmarks-load.png}
 BUILD=1
 ARGS=()
 while [ $# -gt 0 ]; do
@@ -41,4 +43,8 @@ mkdir -p "$OUT"
 } > "$OUT/machine.txt"
 java -cp "$JAR" dev.adk4j.benchmarks.load.LoadBenchmark --out "$OUT" "${ARGS[@]}"
 echo "uptime after: $(uptime)" >> "$OUT/machine.txt"
+java -cp "$JAR" dev.adk4j.benchmarks.TableChart --table "$OUT/table.md" --png "$PNG" \
+  --value 'turns/s' --label 'store,instances' \
+  --title 'adk-server instances on one database, turns per second (store, instances; longer is better)'
 cat "$OUT/machine.txt"
+echo "chart: $PNG"
