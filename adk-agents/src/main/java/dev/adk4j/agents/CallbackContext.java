@@ -25,7 +25,7 @@ public class CallbackContext extends ReadonlyContext {
 
   public CallbackContext(InvocationContext invocationContext) {
     super(invocationContext);
-    this.state = new State(invocationContext.liveState());
+    this.state = new State(liveStateOf(invocationContext));
   }
 
   /** The live state; every write is recorded in this step's delta. */
@@ -91,8 +91,8 @@ public class CallbackContext extends ReadonlyContext {
         .map(
             a ->
                 a.saveArtifact(
-                        invocationContext.appName(),
-                        invocationContext.userId(),
+                        invocationContext.session().appName(),
+                        invocationContext.session().userId(),
                         invocationContext.session().id(),
                         filename,
                         artifact)

@@ -48,6 +48,8 @@ public final class InvocationContext {
   private final List<BasePlugin> plugins;
   private final Context telemetry;
   private final Shared shared;
+  private final Map<String, Object> callbackContextData;
+  private final @Nullable CompactionSettings compaction;
 
   /** What every copy of one invocation's context shares. */
   private static final class Shared {
@@ -100,6 +102,9 @@ public final class InvocationContext {
     this.plugins = b.plugins;
     this.telemetry = b.telemetry != null ? b.telemetry : Context.current();
     this.shared = shared;
+    this.callbackContextData =
+        b.callbackContextData != null ? b.callbackContextData : new ConcurrentHashMap<>();
+    this.compaction = b.compaction;
   }
 
   public static Builder builder() {
@@ -108,7 +113,8 @@ public final class InvocationContext {
 
   /**
    * ADK for Java's copy: a builder holding this context's services, ids, agent, session, user
-   * content, run configuration, branch and plugins. What it builds is a new root context that
+   * content, run configuration, branch, plugins, compaction configuration and {@link
+   * #callbackContextData()} (the same map, as in ADK). What it builds is a new root context that
    * starts from a copy of this one's live state; it does not share this one's live state,
    * model-call count, end-of-invocation flag or stored events.
    */
@@ -166,6 +172,8 @@ public final class InvocationContext {
     b.clock = shared.clock;
     b.ids = shared.ids;
     b.timers = shared.timers;
+    b.callbackContextData = callbackContextData;
+    b.compaction = compaction;
     return b;
   }
 
@@ -259,6 +267,35 @@ public final class InvocationContext {
       return m;
     }
     return new dev.adk4j.plugins.PluginManager(plugins);
+  }
+
+  /**
+   * ADK for Java's scratch map of the invocation: whatever plugins and callbacks want to hand each
+   * other during one invocation (a before-model callback's start time for the after-model one,
+   * say). One map for the whole invocation: every agent's context, and every context made from
+   * them, the callback and tool contexts' {@code invocationContext()} included, answer the same
+   * map, and so does a context built with {@link #toBuilder()}. Never stored, so nothing in it
+   * outlives the invocation or reaches another instance; thread-safe (a {@link ConcurrentHashMap}
+   * unless {@link Builder#callbackContextData} gave another map).
+   */
+  public Map<String, Object> callbackContextData() {
+    return callbackContextData;
+  }
+
+  /**
+   * ADK for Java's {@code eventsCompactionConfig()}: the runner's {@code
+   * dev.adk4j.runner.EventsCompactionConfig}, if it compacts events; empty otherwise. The agents do
+   * not depend on the runner, so the value is typed by the caller: {@code
+   * Optional<EventsCompactionConfig> c = ctx.eventsCompactionConfig();} compiles as in ADK, and
+   * without a target type the value is a {@link CompactionSettings} (its interval and overlap).
+   *
+   * @param <C> the configuration's type: {@code EventsCompactionConfig} or {@link
+   *     CompactionSettings}; another type fails with a {@code ClassCastException} where the value
+   *     is used
+   */
+  @SuppressWarnings({"unchecked", "TypeParameterUnusedInFormals"})
+  public <C extends CompactionSettings> Optional<C> eventsCompactionConfig() {
+    return Optional.ofNullable((C) compaction);
   }
 
   /** Whether some step asked to end the invocation. */
@@ -390,8 +427,39 @@ public final class InvocationContext {
     private java.time.Clock clock = java.time.Clock.systemUTC();
     private IdSource ids = IdSource.random();
     private io.reactivex.rxjava3.core.@Nullable Scheduler timers;
+    private @Nullable Map<String, Object> callbackContextData;
+    private @Nullable CompactionSettings compaction;
+    private boolean endInvocation;
 
     private Builder() {}
+
+    /**
+     * ADK for Java's spelling: the map {@link InvocationContext#callbackContextData()} answers
+     * (used as it is, not copied); a new {@link ConcurrentHashMap} by default.
+     */
+    public Builder callbackContextData(Map<String, Object> callbackContextData) {
+      this.callbackContextData = Objects.requireNonNull(callbackContextData, "callbackContextData");
+      return this;
+    }
+
+    /**
+     * The runner's compaction configuration, which {@link
+     * InvocationContext#eventsCompactionConfig()} answers (a {@code Runner} sets its own); none by
+     * default. It does not make the context compact anything: the runner does.
+     */
+    public Builder eventsCompactionConfig(@Nullable CompactionSettings eventsCompactionConfig) {
+      this.compaction = eventsCompactionConfig;
+      return this;
+    }
+
+    /**
+     * ADK for Java's spelling: whether the context starts ended ({@link
+     * InvocationContext#endInvocation()}); false by default.
+     */
+    public Builder endInvocation(boolean endInvocation) {
+      this.endInvocation = endInvocation;
+      return this;
+    }
 
     /** The clock of event timestamps; the system's UTC clock by default. */
     public Builder clock(java.time.Clock clock) {
@@ -489,13 +557,18 @@ public final class InvocationContext {
 
     public InvocationContext build() {
       Session s = Objects.requireNonNull(session, "session");
-      return new InvocationContext(
-          this,
-          new Shared(
-              new ConcurrentHashMap<>(liveState != null ? liveState : s.state()),
-              clock,
-              ids,
-              timers));
+      InvocationContext ctx =
+          new InvocationContext(
+              this,
+              new Shared(
+                  new ConcurrentHashMap<>(liveState != null ? liveState : s.state()),
+                  clock,
+                  ids,
+                  timers));
+      if (endInvocation) {
+        ctx.setEndInvocation(true);
+      }
+      return ctx;
     }
   }
 }

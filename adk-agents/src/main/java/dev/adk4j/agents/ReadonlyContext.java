@@ -10,6 +10,7 @@ import io.reactivex.rxjava3.core.Single;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What instruction providers and other read-only hooks see of an invocation: its ids, the user's
@@ -46,7 +47,24 @@ public class ReadonlyContext {
    * refuses every write with an {@link UnsupportedOperationException} naming the key.
    */
   public ReadonlyState state() {
-    return ReadonlyState.of(invocationContext.liveState());
+    return ReadonlyState.of(liveStateOf(invocationContext));
+  }
+
+  /**
+   * The live state of {@code ctx}'s invocation. A context that is a test double (a Mockito mock of
+   * {@link InvocationContext}, as ADK for Java's own tests make one) answers null from the
+   * package-private {@code liveState()}: it gets a copy of its session's state (or none), so that
+   * callback and tool contexts made from it work on state of their own.
+   */
+  static java.util.concurrent.ConcurrentMap<String, Object> liveStateOf(InvocationContext ctx) {
+    java.util.concurrent.ConcurrentMap<String, Object> live = ctx.liveState();
+    if (live != null) {
+      return live;
+    }
+    dev.adk4j.sessions.@Nullable Session session = ctx.session();
+    return session == null
+        ? new java.util.concurrent.ConcurrentHashMap<>()
+        : new java.util.concurrent.ConcurrentHashMap<>(session.state());
   }
 
   /**
@@ -69,11 +87,11 @@ public class ReadonlyContext {
   }
 
   public String appName() {
-    return invocationContext.appName();
+    return invocationContext.session().appName();
   }
 
   public String userId() {
-    return invocationContext.userId();
+    return invocationContext.session().userId();
   }
 
   public String sessionId() {
@@ -104,8 +122,8 @@ public class ReadonlyContext {
         .map(
             a ->
                 a.loadArtifact(
-                    invocationContext.appName(),
-                    invocationContext.userId(),
+                    invocationContext.session().appName(),
+                    invocationContext.session().userId(),
                     invocationContext.session().id(),
                     filename,
                     version))
@@ -133,8 +151,8 @@ public class ReadonlyContext {
         .map(
             a ->
                 a.listArtifactKeys(
-                        invocationContext.appName(),
-                        invocationContext.userId(),
+                        invocationContext.session().appName(),
+                        invocationContext.session().userId(),
                         invocationContext.session().id())
                     .map(ListArtifactsResponse::filenames))
         .orElse(Single.just(List.of()));

@@ -39,9 +39,17 @@ public final class PreloadMemoryTool extends BaseTool {
   /** Refused: the tool only prepares requests. */
   @Override
   public Single<Map<String, Object>> runAsync(Map<String, Object> args, ToolContext context) {
+    return refusedCall(NAME);
+  }
+
+  /**
+   * The answer of a tool that declares no function ({@code preload_memory}, {@code ExampleTool})
+   * when it is called anyway: an error naming it.
+   */
+  static Single<Map<String, Object>> refusedCall(String toolName) {
     return Single.error(
         new UnsupportedOperationException(
-            "Tool '" + NAME + "' is not called by the model; it only prepares requests"));
+            "Tool '" + toolName + "' is not called by the model; it only prepares requests"));
   }
 
   @Override

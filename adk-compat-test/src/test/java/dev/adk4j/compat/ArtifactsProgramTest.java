@@ -3,6 +3,7 @@ package dev.adk4j.compat;
 // ADK for Java: com.google.adk.agents.*, com.google.adk.artifacts.*, com.google.adk.runner.*
 // (prefix swap only).
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.google.genai.types.Content;
 import com.google.genai.types.Part;
@@ -12,6 +13,7 @@ import dev.adk4j.artifacts.InMemoryArtifactService;
 import dev.adk4j.artifacts.ListArtifactsResponse;
 import dev.adk4j.runner.InMemoryRunner;
 import dev.adk4j.sessions.Session;
+import dev.adk4j.sessions.SessionKey;
 import io.reactivex.rxjava3.core.Maybe;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
@@ -70,5 +72,53 @@ class ArtifactsProgramTest {
                 .blockingGet()
                 .text())
         .contains("all good");
+  }
+
+  @Test
+  void service_takesASessionKey_whereItTakesTheThreeIds() {
+    BaseArtifactService artifacts = new InMemoryArtifactService();
+    SessionKey key = new SessionKey("app", "u", "s");
+
+    int first = artifacts.saveArtifact(key, "notes.md", Part.fromText("v0")).blockingGet();
+    Part reloaded =
+        artifacts.saveAndReloadArtifact(key, "notes.md", Part.fromText("v1")).blockingGet();
+    artifacts.saveArtifact(key, "draft.md", Part.fromText("d0")).blockingGet();
+
+    assertThat(first).isEqualTo(0);
+    assertThat(reloaded.text()).contains("v1");
+    assertThat(artifacts.loadArtifact(key, "notes.md").blockingGet().text()).contains("v1");
+    assertThat(artifacts.loadArtifact(key, "notes.md", 0).blockingGet().text()).contains("v0");
+    assertThat(artifacts.listVersions(key, "notes.md").blockingGet()).containsExactly(0, 1);
+    assertThat(artifacts.listArtifactKeys(key).blockingGet().filenames())
+        .containsExactly("draft.md", "notes.md");
+    // The key's forms reach the same artifacts as the three ids.
+    assertThat(artifacts.loadArtifact("app", "u", "s", "draft.md").blockingGet().text())
+        .contains("d0");
+
+    artifacts.deleteArtifact(key, "draft.md").blockingAwait();
+
+    assertThat(artifacts.listArtifactKeys("app", "u", "s").blockingGet().filenames())
+        .containsExactly("notes.md");
+    assertThat(artifacts.loadArtifact(key, "draft.md").blockingGet()).isNull();
+    // Another session of the same user has none of them.
+    assertThat(
+            artifacts
+                .listArtifactKeys(new SessionKey("app", "u", "other"))
+                .blockingGet()
+                .filenames())
+        .isEmpty();
+  }
+
+  @Test
+  void aSessionKeyWithoutAnId_isRefused_namingItsAppAndUser() {
+    BaseArtifactService artifacts = new InMemoryArtifactService();
+    SessionKey noId = new SessionKey("shop", "ann", null);
+
+    assertThatThrownBy(() -> artifacts.saveArtifact(noId, "a.txt", Part.fromText("x")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("'shop'")
+        .hasMessageContaining("'ann'");
+    assertThatThrownBy(() -> artifacts.listArtifactKeys(noId))
+        .isInstanceOf(IllegalArgumentException.class);
   }
 }

@@ -6,15 +6,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.genai.types.Content;
 import com.google.genai.types.Part;
+import dev.adk4j.agents.BaseAgent;
+import dev.adk4j.agents.InvocationContext;
 import dev.adk4j.agents.LlmAgent;
 import dev.adk4j.agents.SequentialAgent;
 import dev.adk4j.events.Event;
 import dev.adk4j.events.EventActions;
 import dev.adk4j.runner.InMemoryRunner;
 import dev.adk4j.sessions.Session;
+import dev.adk4j.sessions.SessionKey;
 import dev.adk4j.tools.Annotations.Schema;
 import dev.adk4j.tools.FunctionTool;
 import dev.adk4j.tools.ToolContext;
+import io.reactivex.rxjava3.core.Flowable;
 import io.reactivex.rxjava3.core.Maybe;
 import java.util.List;
 import java.util.Map;
@@ -25,7 +29,9 @@ import org.junit.jupiter.api.Test;
 /**
  * ADK for Java's {@code EventActions} fields {@code endInvocation}, {@code endOfAgent}, {@code
  * requestedAuthConfigs} and {@code deletedArtifactIds}: built, merged, compared and written as ADK
- * does, and {@code endInvocation} honoured: the invocation ends after the event that says so.
+ * does, and {@code endInvocation} honoured: the invocation ends after the event that says so. And
+ * ADK's {@code agentState} (ADK for Python's {@code agent_state}), a workflow agent's checkpoint:
+ * carried, merged, compared and stored whole.
  */
 class EventActionsAdkFieldsProgramTest {
 
@@ -154,5 +160,77 @@ class EventActionsAdkFieldsProgramTest {
     assertThat(events).extracting(Event::stringifyContent).containsExactly("closed today");
     assertThat(model.requests).isEmpty();
     assertThat(after.requests).isEmpty();
+  }
+
+  @Test
+  void agentState_isBuiltMergedComparedAndWrittenAsJsonData() {
+    Map<String, Object> checkpoint = new ConcurrentHashMap<>(Map.of("round", 2L, "current", "b"));
+    EventActions first = EventActions.builder().agentState(checkpoint).build();
+    EventActions later =
+        EventActions.builder().agentState(Map.of("round", 3, "current", "a")).build();
+
+    // Copied as JSON data at the build: a later change of the caller's map changes nothing.
+    checkpoint.put("round", 99);
+    assertThat(first.agentState()).contains(Map.of("round", 2, "current", "b"));
+    assertThat(first.toJson()).contains("\"agentState\":{");
+    assertThat(EventActions.fromJsonString(first.toJson(), EventActions.class)).isEqualTo(first);
+    assertThat(first.toBuilder().build()).isEqualTo(first);
+    assertThat(first).isNotEqualTo(later);
+    // The later step's checkpoint wins; one without a checkpoint keeps the earlier one.
+    assertThat(first.merge(later).agentState()).isEqualTo(later.agentState());
+    assertThat(later.merge(EventActions.builder().escalate(true).build()).agentState())
+        .isEqualTo(later.agentState());
+    assertThat(EventActions.builder().build().agentState()).isEmpty();
+    assertThat(EventActions.builder().build().toJson()).doesNotContain("agentState");
+    assertThat(EventActions.builder().agentState(Map.of()).build().isEmpty()).isFalse();
+  }
+
+  /** A custom workflow agent that records where it is, as ADK's resumable agents do. */
+  static final class CheckpointingAgent extends BaseAgent {
+    CheckpointingAgent() {
+      super("stepper", "Does two steps.", null, null, null);
+    }
+
+    @Override
+    protected Flowable<Event> runAsyncImpl(InvocationContext ctx) {
+      return Flowable.just(
+          Event.builder()
+              .invocationId(ctx.invocationId())
+              .author(name())
+              .content(Content.fromParts(Part.fromText("step 1 done")))
+              .actions(
+                  EventActions.builder()
+                      .agentState(Map.of("step", 1, "pending", List.of("step 2")))
+                      .build())
+              .build(),
+          Event.builder()
+              .invocationId(ctx.invocationId())
+              .author(name())
+              .actions(EventActions.builder().endOfAgent(true).build())
+              .build());
+    }
+  }
+
+  @Test
+  void agentState_ofAnEvent_isStoredWhole_andReadBack() {
+    InMemoryRunner runner = new InMemoryRunner(new CheckpointingAgent());
+    Session session = runner.sessionService().createSession(runner.appName(), "u").blockingGet();
+
+    runner.runAsync("u", session.id(), Content.fromParts(Part.fromText("go"))).blockingSubscribe();
+
+    Session stored =
+        runner
+            .sessionService()
+            .getSession(new SessionKey(runner.appName(), "u", session.id()), null)
+            .blockingGet();
+    Event checkpoint =
+        stored.events().stream()
+            .filter(e -> e.actions().agentState().isPresent())
+            .findFirst()
+            .orElseThrow();
+    assertThat(checkpoint.actions().agentState())
+        .contains(Map.of("step", 1, "pending", List.of("step 2")));
+    assertThat(Event.fromJsonString(checkpoint.toJson(), Event.class)).isEqualTo(checkpoint);
+    assertThat(stored.events().get(stored.events().size() - 1).actions().endOfAgent()).isTrue();
   }
 }

@@ -167,6 +167,16 @@ class EventAndResponseFieldsProgramTest {
   }
 
   @Test
+  void response_readsCustomMetadataAsAnObjectToo_likeAnEvent() {
+    LlmResponse response =
+        LlmResponse.fromJsonString("{\"customMetadata\":{\"tier\":\"gold\"}}", LlmResponse.class);
+
+    assertThat(response.customMetadata()).contains(List.of(TIER));
+    assertThat(LlmResponse.fromJsonString(response.toJson(), LlmResponse.class))
+        .isEqualTo(response);
+  }
+
+  @Test
   void agentRun_carriesTheResponseFields_andTheRunsCustomMetadata_intoTheStoredEvent() {
     QueueModel model = new QueueModel(fullResponse());
     LlmAgent agent = LlmAgent.builder().name("researcher").model(model).build();

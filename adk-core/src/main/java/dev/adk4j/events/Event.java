@@ -3,19 +3,14 @@ package dev.adk4j.events;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import com.fasterxml.jackson.databind.annotation.JsonPOJOBuilder;
-import com.google.genai.types.CitationMetadata;
 import com.google.genai.types.Content;
-import com.google.genai.types.CustomMetadata;
-import com.google.genai.types.FinishReason;
 import com.google.genai.types.FunctionCall;
 import com.google.genai.types.FunctionResponse;
-import com.google.genai.types.GroundingMetadata;
 import com.google.genai.types.Part;
-import com.google.genai.types.Transcription;
 import dev.adk4j.internal.Json;
+import dev.adk4j.internal.ModelResponseFields;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashSet;
@@ -31,12 +26,16 @@ import org.jspecify.annotations.Nullable;
  * One entry of a session's history: a user message, a model response, a tool call or result, or an
  * internal action. Its {@link #actions()} carry the state changes that appending it applies.
  *
+ * <p>An event stored for a model's response also holds what the model reported about it ({@link
+ * #finishReason()}, {@link #groundingMetadata()}, ...: the fields it shares with {@code
+ * LlmResponse}, under the same names, in JSON too).
+ *
  * <p>Immutable; {@link #toBuilder()} derives a changed copy. An event built without an id gets
  * {@link #generateEventId()}, without a timestamp the current time (epoch milliseconds).
  */
 @JsonDeserialize(builder = Event.Builder.class)
 @JsonInclude(JsonInclude.Include.NON_ABSENT)
-public final class Event {
+public final class Event extends ModelResponseFields {
 
   private final String id;
   private final @Nullable String invocationId;
@@ -53,9 +52,9 @@ public final class Event {
   private final com.google.genai.types.@Nullable GenerateContentResponseUsageMetadata usageMetadata;
   private final @Nullable Object output;
   private final @Nullable NodeInfo nodeInfo;
-  private final ModelMetadata model;
 
   private Event(Builder b) {
+    super(b);
     this.id = b.id != null ? b.id : generateEventId();
     this.invocationId = b.invocationId;
     this.author = b.author;
@@ -70,7 +69,6 @@ public final class Event {
     this.usageMetadata = b.usageMetadata;
     this.output = b.output;
     this.nodeInfo = b.nodeInfo;
-    this.model = b.model == null ? ModelMetadata.NONE : b.model.build();
     this.longRunningToolIds =
         b.longRunningToolIds == null || b.longRunningToolIds.isEmpty()
             ? null
@@ -94,23 +92,23 @@ public final class Event {
   }
 
   public Builder toBuilder() {
-    return new Builder()
-        .id(id)
-        .invocationId(invocationId)
-        .author(author)
-        .content(content)
-        .actions(actions)
-        .partial(partial)
-        .branch(branch)
-        .timestamp(timestamp)
-        .turnComplete(turnComplete)
-        .errorCode(errorCode)
-        .errorMessage(errorMessage)
-        .usageMetadata(usageMetadata)
-        .longRunningToolIds(longRunningToolIds)
-        .output(output)
-        .nodeInfo(nodeInfo)
-        .modelMetadata(model);
+    return copyModelFieldsTo(
+        new Builder()
+            .id(id)
+            .invocationId(invocationId)
+            .author(author)
+            .content(content)
+            .actions(actions)
+            .partial(partial)
+            .branch(branch)
+            .timestamp(timestamp)
+            .turnComplete(turnComplete)
+            .errorCode(errorCode)
+            .errorMessage(errorMessage)
+            .usageMetadata(usageMetadata)
+            .longRunningToolIds(longRunningToolIds)
+            .output(output)
+            .nodeInfo(nodeInfo));
   }
 
   @JsonProperty("id")
@@ -212,66 +210,6 @@ public final class Event {
   @JsonProperty("nodeInfo")
   public Optional<NodeInfo> nodeInfo() {
     return Optional.ofNullable(nodeInfo);
-  }
-
-  /**
-   * Why the model stopped ({@code STOP}, {@code MAX_TOKENS}, ...), copied from the {@code
-   * LlmResponse} of the model call that produced this event; empty for other events.
-   */
-  @JsonProperty("finishReason")
-  public Optional<FinishReason> finishReason() {
-    return Optional.ofNullable(model.finishReason);
-  }
-
-  /** The grounding of the model's answer (from its {@code LlmResponse}). */
-  @JsonProperty("groundingMetadata")
-  public Optional<GroundingMetadata> groundingMetadata() {
-    return Optional.ofNullable(model.groundingMetadata);
-  }
-
-  /** The citations of the model's answer (from its {@code LlmResponse}). */
-  @JsonProperty("citationMetadata")
-  public Optional<CitationMetadata> citationMetadata() {
-    return Optional.ofNullable(model.citationMetadata);
-  }
-
-  /** The average log probability of the answer's tokens (from its {@code LlmResponse}). */
-  @JsonProperty("avgLogprobs")
-  public Optional<Double> avgLogprobs() {
-    return Optional.ofNullable(model.avgLogprobs);
-  }
-
-  /** In a live run: whether the person interrupted the model's answer. */
-  @JsonProperty("interrupted")
-  public Optional<Boolean> interrupted() {
-    return Optional.ofNullable(model.interrupted);
-  }
-
-  /**
-   * Key-value metadata of the event (google-genai's {@code CustomMetadata}, as ADK for Java holds
-   * it): the model response's, and a run's {@code RunConfig.customMetadata} after them.
-   */
-  @JsonProperty("customMetadata")
-  public Optional<List<CustomMetadata>> customMetadata() {
-    return Optional.ofNullable(model.customMetadata);
-  }
-
-  /** The version of the model that answered (from its {@code LlmResponse}). */
-  @JsonProperty("modelVersion")
-  public Optional<String> modelVersion() {
-    return Optional.ofNullable(model.modelVersion);
-  }
-
-  /** In a live run: the transcription of the person's audio input. */
-  @JsonProperty("inputTranscription")
-  public Optional<Transcription> inputTranscription() {
-    return Optional.ofNullable(model.inputTranscription);
-  }
-
-  /** In a live run: the transcription of the model's audio answer. */
-  @JsonProperty("outputTranscription")
-  public Optional<Transcription> outputTranscription() {
-    return Optional.ofNullable(model.outputTranscription);
   }
 
   /**
@@ -383,7 +321,7 @@ public final class Event {
         && Objects.equals(usageMetadata, that.usageMetadata)
         && Objects.equals(output, that.output)
         && Objects.equals(nodeInfo, that.nodeInfo)
-        && model.equals(that.model)
+        && sameModelFields(that)
         && Objects.equals(longRunningToolIds, that.longRunningToolIds);
   }
 
@@ -405,7 +343,7 @@ public final class Event {
 
   /** Builds an {@link Event}. Not thread-safe. */
   @JsonPOJOBuilder(withPrefix = "")
-  public static final class Builder {
+  public static final class Builder extends ModelResponseFields.Builder<Builder> {
     private @Nullable String id;
     private @Nullable String invocationId;
     private @Nullable String author;
@@ -421,9 +359,13 @@ public final class Event {
     private @Nullable Set<String> longRunningToolIds;
     private @Nullable Object output;
     private @Nullable NodeInfo nodeInfo;
-    private ModelMetadata.@Nullable Builder model;
 
     private Builder() {}
+
+    @Override
+    protected Builder self() {
+      return this;
+    }
 
     @JsonProperty("id")
     public Builder id(@Nullable String id) {
@@ -529,199 +471,8 @@ public final class Event {
       return this;
     }
 
-    /** Why the model stopped (see the accessor). */
-    @JsonProperty("finishReason")
-    public Builder finishReason(@Nullable FinishReason finishReason) {
-      meta().finishReason = finishReason;
-      return this;
-    }
-
-    @JsonProperty("groundingMetadata")
-    public Builder groundingMetadata(@Nullable GroundingMetadata groundingMetadata) {
-      meta().groundingMetadata = groundingMetadata;
-      return this;
-    }
-
-    @JsonProperty("citationMetadata")
-    public Builder citationMetadata(@Nullable CitationMetadata citationMetadata) {
-      meta().citationMetadata = citationMetadata;
-      return this;
-    }
-
-    @JsonProperty("avgLogprobs")
-    public Builder avgLogprobs(@Nullable Double avgLogprobs) {
-      meta().avgLogprobs = avgLogprobs;
-      return this;
-    }
-
-    @JsonProperty("interrupted")
-    public Builder interrupted(@Nullable Boolean interrupted) {
-      meta().interrupted = interrupted;
-      return this;
-    }
-
-    @JsonIgnore
-    public Builder customMetadata(@Nullable List<CustomMetadata> customMetadata) {
-      meta().customMetadata = customMetadata == null ? null : List.copyOf(customMetadata);
-      return this;
-    }
-
-    /**
-     * Reads {@code customMetadata} as ADK for Java writes it (a list of {@code CustomMetadata}) or
-     * as ADK for Python does (an object of keys and values, converted as {@code
-     * CustomMetadataEntries} says).
-     */
-    @JsonProperty("customMetadata")
-    private Builder customMetadataJson(@Nullable JsonNode node) {
-      if (node == null || node.isNull()) {
-        return customMetadata(null);
-      }
-      List<CustomMetadata> list = new ArrayList<>();
-      if (node.isArray()) {
-        for (JsonNode item : node) {
-          list.add(CustomMetadata.fromJson(item.toString()));
-        }
-      } else if (node.isObject()) {
-        list.addAll(dev.adk4j.internal.CustomMetadataEntries.of(node));
-      } else {
-        throw new IllegalArgumentException(
-            "customMetadata must be a list or an object, got " + node.getNodeType());
-      }
-      return customMetadata(list);
-    }
-
-    @JsonProperty("modelVersion")
-    public Builder modelVersion(@Nullable String modelVersion) {
-      meta().modelVersion = modelVersion;
-      return this;
-    }
-
-    @JsonProperty("inputTranscription")
-    public Builder inputTranscription(@Nullable Transcription inputTranscription) {
-      meta().inputTranscription = inputTranscription;
-      return this;
-    }
-
-    @JsonProperty("outputTranscription")
-    public Builder outputTranscription(@Nullable Transcription outputTranscription) {
-      meta().outputTranscription = outputTranscription;
-      return this;
-    }
-
-    private Builder modelMetadata(ModelMetadata m) {
-      if (m != ModelMetadata.NONE || model != null) {
-        meta().set(m);
-      }
-      return this;
-    }
-
-    /** The model's fields, created on the first write: most events carry none. */
-    private ModelMetadata.Builder meta() {
-      ModelMetadata.Builder m = model;
-      if (m == null) {
-        m = new ModelMetadata.Builder();
-        model = m;
-      }
-      return m;
-    }
-
     public Event build() {
       return new Event(this);
-    }
-  }
-
-  /**
-   * What the model reported about the response an event holds (ADK's event fields beyond its
-   * content): kept apart so that the many events no model produced share one empty value.
-   */
-  private static final class ModelMetadata {
-    private static final ModelMetadata NONE = new Builder().build();
-
-    final @Nullable FinishReason finishReason;
-    final @Nullable GroundingMetadata groundingMetadata;
-    final @Nullable CitationMetadata citationMetadata;
-    final @Nullable Double avgLogprobs;
-    final @Nullable Boolean interrupted;
-    final @Nullable List<CustomMetadata> customMetadata;
-    final @Nullable String modelVersion;
-    final @Nullable Transcription inputTranscription;
-    final @Nullable Transcription outputTranscription;
-
-    private ModelMetadata(Builder b) {
-      finishReason = b.finishReason;
-      groundingMetadata = b.groundingMetadata;
-      citationMetadata = b.citationMetadata;
-      avgLogprobs = b.avgLogprobs;
-      interrupted = b.interrupted;
-      customMetadata = b.customMetadata;
-      modelVersion = b.modelVersion;
-      inputTranscription = b.inputTranscription;
-      outputTranscription = b.outputTranscription;
-    }
-
-    @Override
-    public boolean equals(Object o) {
-      if (this == o) {
-        return true;
-      }
-      if (!(o instanceof ModelMetadata)) {
-        return false;
-      }
-      ModelMetadata that = (ModelMetadata) o;
-      return Objects.equals(finishReason, that.finishReason)
-          && Objects.equals(groundingMetadata, that.groundingMetadata)
-          && Objects.equals(citationMetadata, that.citationMetadata)
-          && Objects.equals(avgLogprobs, that.avgLogprobs)
-          && Objects.equals(interrupted, that.interrupted)
-          && Objects.equals(customMetadata, that.customMetadata)
-          && Objects.equals(modelVersion, that.modelVersion)
-          && Objects.equals(inputTranscription, that.inputTranscription)
-          && Objects.equals(outputTranscription, that.outputTranscription);
-    }
-
-    @Override
-    public int hashCode() {
-      return Objects.hash(finishReason, modelVersion);
-    }
-
-    private static final class Builder {
-      @Nullable FinishReason finishReason;
-      @Nullable GroundingMetadata groundingMetadata;
-      @Nullable CitationMetadata citationMetadata;
-      @Nullable Double avgLogprobs;
-      @Nullable Boolean interrupted;
-      @Nullable List<CustomMetadata> customMetadata;
-      @Nullable String modelVersion;
-      @Nullable Transcription inputTranscription;
-      @Nullable Transcription outputTranscription;
-
-      void set(ModelMetadata m) {
-        finishReason = m.finishReason;
-        groundingMetadata = m.groundingMetadata;
-        citationMetadata = m.citationMetadata;
-        avgLogprobs = m.avgLogprobs;
-        interrupted = m.interrupted;
-        customMetadata = m.customMetadata;
-        modelVersion = m.modelVersion;
-        inputTranscription = m.inputTranscription;
-        outputTranscription = m.outputTranscription;
-      }
-
-      boolean isEmpty() {
-        return finishReason == null
-            && groundingMetadata == null
-            && citationMetadata == null
-            && avgLogprobs == null
-            && interrupted == null
-            && customMetadata == null
-            && modelVersion == null
-            && inputTranscription == null
-            && outputTranscription == null;
-      }
-
-      ModelMetadata build() {
-        return isEmpty() && NONE != null ? NONE : new ModelMetadata(this);
-      }
     }
   }
 }

@@ -52,6 +52,7 @@ public final class EventActions {
   private final boolean endOfAgent;
   private final Map<String, Map<String, Object>> requestedAuthConfigs;
   private final Set<String> deletedArtifactIds;
+  private final @Nullable Map<String, Object> agentState;
 
   private EventActions(Builder b) {
     this.stateDelta = frozen(b.stateDelta);
@@ -69,6 +70,7 @@ public final class EventActions {
     this.endOfAgent = b.endOfAgent;
     this.requestedAuthConfigs = b.requestedAuthConfigs;
     this.deletedArtifactIds = b.deletedArtifactIds;
+    this.agentState = b.agentState;
   }
 
   /**
@@ -243,6 +245,19 @@ public final class EventActions {
     return deletedArtifactIds;
   }
 
+  /**
+   * ADK's {@code agentState} (ADK for Python's {@code agent_state}; ADK for Java 1.8 has none): a
+   * checkpoint a workflow agent writes of where it is (a loop's round and current sub-agent, say),
+   * so that a resumed invocation can go on from there. JSON data, unmodifiable; empty when the
+   * event carries none. Carried, compared and stored whole by every session service (as the event's
+   * JSON, property {@code agentState}); adk4j's own agents neither write nor read it: a paused
+   * invocation resumes from its stored events.
+   */
+  @JsonProperty("agentState")
+  public Optional<Map<String, Object>> agentState() {
+    return Optional.ofNullable(agentState);
+  }
+
   /** Whether these actions do nothing at all. */
   @JsonIgnore
   public boolean isEmpty() {
@@ -259,7 +274,8 @@ public final class EventActions {
         && endInvocation == null
         && !endOfAgent
         && requestedAuthConfigs.isEmpty()
-        && deletedArtifactIds.isEmpty();
+        && deletedArtifactIds.isEmpty()
+        && agentState == null;
   }
 
   /**
@@ -318,6 +334,9 @@ public final class EventActions {
     b.compaction = other.compaction != null ? other.compaction : compaction;
     b.route = other.route != null ? other.route : route;
     b.mergeAdkFields(other);
+    if (other.agentState != null) {
+      b.agentState = other.agentState;
+    }
     return b.build();
   }
 
@@ -362,7 +381,8 @@ public final class EventActions {
         && Objects.equals(endInvocation, that.endInvocation)
         && endOfAgent == that.endOfAgent
         && requestedAuthConfigs.equals(that.requestedAuthConfigs)
-        && deletedArtifactIds.equals(that.deletedArtifactIds);
+        && deletedArtifactIds.equals(that.deletedArtifactIds)
+        && Objects.equals(agentState, that.agentState);
   }
 
   @Override
@@ -450,6 +470,9 @@ public final class EventActions {
     if (!deletedArtifactIds.isEmpty()) {
       sb.append(", deletedArtifactIds=").append(deletedArtifactIds);
     }
+    if (agentState != null) {
+      sb.append(", agentState=").append(agentState.keySet());
+    }
     return sb.append('}').toString();
   }
 
@@ -475,6 +498,7 @@ public final class EventActions {
     private boolean endOfAgent;
     private Map<String, Map<String, Object>> requestedAuthConfigs = Map.of();
     private Set<String> deletedArtifactIds = Set.of();
+    private @Nullable Map<String, Object> agentState;
 
     private Builder() {}
 
@@ -718,12 +742,29 @@ public final class EventActions {
       return this;
     }
 
+    /**
+     * ADK's {@code agentState} (see the accessor): copied as JSON data; null leaves it unset (an
+     * empty map is kept, as a checkpoint of nothing).
+     *
+     * @throws IllegalArgumentException if the map cannot be written as JSON
+     */
+    @JsonProperty("agentState")
+    @SuppressWarnings("unchecked")
+    public Builder agentState(@Nullable Map<String, ?> agentState) {
+      this.agentState =
+          agentState == null
+              ? null
+              : (Map<String, Object>) dev.adk4j.internal.Json.frozen("agentState", agentState);
+      return this;
+    }
+
     /** Takes ADK for Java's fields of {@code a} (for {@link EventActions#toBuilder()}). */
     private Builder adkFields(EventActions a) {
       endInvocation = a.endInvocation;
       endOfAgent = a.endOfAgent;
       requestedAuthConfigs = a.requestedAuthConfigs;
       deletedArtifactIds = a.deletedArtifactIds;
+      agentState = a.agentState;
       return this;
     }
 

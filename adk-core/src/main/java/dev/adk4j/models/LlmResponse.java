@@ -5,15 +5,11 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import com.fasterxml.jackson.databind.annotation.JsonPOJOBuilder;
-import com.google.genai.types.CitationMetadata;
 import com.google.genai.types.Content;
-import com.google.genai.types.CustomMetadata;
 import com.google.genai.types.FinishReason;
 import com.google.genai.types.GenerateContentResponseUsageMetadata;
-import com.google.genai.types.GroundingMetadata;
-import com.google.genai.types.Transcription;
 import dev.adk4j.internal.Json;
-import java.util.List;
+import dev.adk4j.internal.ModelResponseFields;
 import java.util.Objects;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
@@ -33,39 +29,22 @@ import org.jspecify.annotations.Nullable;
  */
 @JsonDeserialize(builder = LlmResponse.Builder.class)
 @JsonInclude(JsonInclude.Include.NON_ABSENT)
-public final class LlmResponse {
+public final class LlmResponse extends ModelResponseFields {
   private final @Nullable Content content;
   private final @Nullable Boolean partial;
   private final @Nullable Boolean turnComplete;
   private final @Nullable String errorCode;
   private final @Nullable String errorMessage;
   private final @Nullable GenerateContentResponseUsageMetadata usageMetadata;
-  private final @Nullable FinishReason finishReason;
-  private final @Nullable GroundingMetadata groundingMetadata;
-  private final @Nullable CitationMetadata citationMetadata;
-  private final @Nullable Double avgLogprobs;
-  private final @Nullable Boolean interrupted;
-  private final @Nullable List<CustomMetadata> customMetadata;
-  private final @Nullable String modelVersion;
-  private final @Nullable Transcription inputTranscription;
-  private final @Nullable Transcription outputTranscription;
 
   private LlmResponse(Builder b) {
+    super(b);
     this.content = b.content;
     this.partial = b.partial;
     this.turnComplete = b.turnComplete;
     this.errorCode = b.errorCode;
     this.errorMessage = b.errorMessage;
     this.usageMetadata = b.usageMetadata;
-    this.finishReason = b.finishReason;
-    this.groundingMetadata = b.groundingMetadata;
-    this.citationMetadata = b.citationMetadata;
-    this.avgLogprobs = b.avgLogprobs;
-    this.interrupted = b.interrupted;
-    this.customMetadata = b.customMetadata == null ? null : List.copyOf(b.customMetadata);
-    this.modelVersion = b.modelVersion;
-    this.inputTranscription = b.inputTranscription;
-    this.outputTranscription = b.outputTranscription;
   }
 
   public static Builder builder() {
@@ -73,22 +52,14 @@ public final class LlmResponse {
   }
 
   public Builder toBuilder() {
-    return new Builder()
-        .content(content)
-        .partial(partial)
-        .turnComplete(turnComplete)
-        .errorCode(errorCode)
-        .errorMessage(errorMessage)
-        .usageMetadata(usageMetadata)
-        .finishReason(finishReason)
-        .groundingMetadata(groundingMetadata)
-        .citationMetadata(citationMetadata)
-        .avgLogprobs(avgLogprobs)
-        .interrupted(interrupted)
-        .customMetadata(customMetadata)
-        .modelVersion(modelVersion)
-        .inputTranscription(inputTranscription)
-        .outputTranscription(outputTranscription);
+    return copyModelFieldsTo(
+        new Builder()
+            .content(content)
+            .partial(partial)
+            .turnComplete(turnComplete)
+            .errorCode(errorCode)
+            .errorMessage(errorMessage)
+            .usageMetadata(usageMetadata));
   }
 
   @JsonProperty("content")
@@ -121,63 +92,6 @@ public final class LlmResponse {
     return Optional.ofNullable(usageMetadata);
   }
 
-  /**
-   * Why the model stopped ({@code STOP}, {@code MAX_TOKENS}, {@code SAFETY}, ...), as the provider
-   * reported it; empty for a partial chunk or a provider that does not say.
-   */
-  @JsonProperty("finishReason")
-  public Optional<FinishReason> finishReason() {
-    return Optional.ofNullable(finishReason);
-  }
-
-  /** The sources the answer was grounded on (Gemini's grounding with search or retrieval). */
-  @JsonProperty("groundingMetadata")
-  public Optional<GroundingMetadata> groundingMetadata() {
-    return Optional.ofNullable(groundingMetadata);
-  }
-
-  /** The citations of the answer, as the model reported them. */
-  @JsonProperty("citationMetadata")
-  public Optional<CitationMetadata> citationMetadata() {
-    return Optional.ofNullable(citationMetadata);
-  }
-
-  /** The average log probability of the answer's tokens, where the model reports it. */
-  @JsonProperty("avgLogprobs")
-  public Optional<Double> avgLogprobs() {
-    return Optional.ofNullable(avgLogprobs);
-  }
-
-  /** In a live run: whether the person interrupted the model's answer (barge-in). */
-  @JsonProperty("interrupted")
-  public Optional<Boolean> interrupted() {
-    return Optional.ofNullable(interrupted);
-  }
-
-  /** Key-value metadata the response carries (google-genai's {@code CustomMetadata}). */
-  @JsonProperty("customMetadata")
-  public Optional<List<CustomMetadata>> customMetadata() {
-    return Optional.ofNullable(customMetadata);
-  }
-
-  /** The version of the model that answered, as the provider reported it. */
-  @JsonProperty("modelVersion")
-  public Optional<String> modelVersion() {
-    return Optional.ofNullable(modelVersion);
-  }
-
-  /** In a live run: the transcription of the person's audio input. */
-  @JsonProperty("inputTranscription")
-  public Optional<Transcription> inputTranscription() {
-    return Optional.ofNullable(inputTranscription);
-  }
-
-  /** In a live run: the transcription of the model's audio answer. */
-  @JsonProperty("outputTranscription")
-  public Optional<Transcription> outputTranscription() {
-    return Optional.ofNullable(outputTranscription);
-  }
-
   /** ADK's {@code toJson()}: this response as JSON, with ADK for Java's camelCase names. */
   public String toJson() {
     return Json.toJson(this);
@@ -208,20 +122,12 @@ public final class LlmResponse {
         && Objects.equals(errorCode, that.errorCode)
         && Objects.equals(errorMessage, that.errorMessage)
         && Objects.equals(usageMetadata, that.usageMetadata)
-        && Objects.equals(finishReason, that.finishReason)
-        && Objects.equals(groundingMetadata, that.groundingMetadata)
-        && Objects.equals(citationMetadata, that.citationMetadata)
-        && Objects.equals(avgLogprobs, that.avgLogprobs)
-        && Objects.equals(interrupted, that.interrupted)
-        && Objects.equals(customMetadata, that.customMetadata)
-        && Objects.equals(modelVersion, that.modelVersion)
-        && Objects.equals(inputTranscription, that.inputTranscription)
-        && Objects.equals(outputTranscription, that.outputTranscription);
+        && sameModelFields(that);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(content, partial, turnComplete, errorCode, errorMessage, finishReason);
+    return Objects.hash(content, partial, turnComplete, errorCode, errorMessage, finishReason());
   }
 
   @Override
@@ -234,31 +140,27 @@ public final class LlmResponse {
         + errorCode
         + ", errorMessage="
         + errorMessage
-        + (finishReason == null ? "" : ", finishReason=" + finishReason)
-        + (interrupted == null ? "" : ", interrupted=" + interrupted)
+        + finishReason().map(f -> ", finishReason=" + f).orElse("")
+        + interrupted().map(i -> ", interrupted=" + i).orElse("")
         + "}";
   }
 
   /** Builds an {@link LlmResponse}. Not thread-safe. */
   @JsonPOJOBuilder(withPrefix = "")
-  public static final class Builder {
+  public static final class Builder extends ModelResponseFields.Builder<Builder> {
     private @Nullable Content content;
     private @Nullable Boolean partial;
     private @Nullable Boolean turnComplete;
     private @Nullable String errorCode;
     private @Nullable String errorMessage;
     private @Nullable GenerateContentResponseUsageMetadata usageMetadata;
-    private @Nullable FinishReason finishReason;
-    private @Nullable GroundingMetadata groundingMetadata;
-    private @Nullable CitationMetadata citationMetadata;
-    private @Nullable Double avgLogprobs;
-    private @Nullable Boolean interrupted;
-    private @Nullable List<CustomMetadata> customMetadata;
-    private @Nullable String modelVersion;
-    private @Nullable Transcription inputTranscription;
-    private @Nullable Transcription outputTranscription;
 
     private Builder() {}
+
+    @Override
+    protected Builder self() {
+      return this;
+    }
 
     @JsonProperty("content")
     public Builder content(@Nullable Content content) {
@@ -302,61 +204,6 @@ public final class LlmResponse {
     @JsonProperty("usageMetadata")
     public Builder usageMetadata(@Nullable GenerateContentResponseUsageMetadata usageMetadata) {
       this.usageMetadata = usageMetadata;
-      return this;
-    }
-
-    /** Why the model stopped (see the accessor). */
-    @JsonProperty("finishReason")
-    public Builder finishReason(@Nullable FinishReason finishReason) {
-      this.finishReason = finishReason;
-      return this;
-    }
-
-    @JsonProperty("groundingMetadata")
-    public Builder groundingMetadata(@Nullable GroundingMetadata groundingMetadata) {
-      this.groundingMetadata = groundingMetadata;
-      return this;
-    }
-
-    @JsonProperty("citationMetadata")
-    public Builder citationMetadata(@Nullable CitationMetadata citationMetadata) {
-      this.citationMetadata = citationMetadata;
-      return this;
-    }
-
-    @JsonProperty("avgLogprobs")
-    public Builder avgLogprobs(@Nullable Double avgLogprobs) {
-      this.avgLogprobs = avgLogprobs;
-      return this;
-    }
-
-    @JsonProperty("interrupted")
-    public Builder interrupted(@Nullable Boolean interrupted) {
-      this.interrupted = interrupted;
-      return this;
-    }
-
-    @JsonProperty("customMetadata")
-    public Builder customMetadata(@Nullable List<CustomMetadata> customMetadata) {
-      this.customMetadata = customMetadata;
-      return this;
-    }
-
-    @JsonProperty("modelVersion")
-    public Builder modelVersion(@Nullable String modelVersion) {
-      this.modelVersion = modelVersion;
-      return this;
-    }
-
-    @JsonProperty("inputTranscription")
-    public Builder inputTranscription(@Nullable Transcription inputTranscription) {
-      this.inputTranscription = inputTranscription;
-      return this;
-    }
-
-    @JsonProperty("outputTranscription")
-    public Builder outputTranscription(@Nullable Transcription outputTranscription) {
-      this.outputTranscription = outputTranscription;
       return this;
     }
 

@@ -15,8 +15,10 @@ import org.jspecify.annotations.Nullable;
  * <p>Each summary covers the whole conversation up to its end (it is made from the previous summary
  * and the events since), so one summary is ever sent. Without a summarizer, the root agent's model
  * is asked, through {@link LlmEventSummarizer}.
+ *
+ * <p>Agents, callbacks and tools read it as {@code InvocationContext.eventsCompactionConfig()}.
  */
-public final class EventsCompactionConfig {
+public final class EventsCompactionConfig implements dev.adk4j.agents.CompactionSettings {
   private final int compactionInterval;
   private final int overlapSize;
   private final @Nullable EventSummarizer summarizer;
@@ -35,6 +37,11 @@ public final class EventsCompactionConfig {
     this.summarizer = summarizer;
   }
 
+  /** ADK for Java's constructor: the same as {@link #of(int, int)}. */
+  public EventsCompactionConfig(int compactionInterval, int overlapSize) {
+    this(compactionInterval, overlapSize, null);
+  }
+
   /** Compacts every {@code compactionInterval} invocations, with {@code overlapSize} overlap. */
   public static EventsCompactionConfig of(int compactionInterval, int overlapSize) {
     return new EventsCompactionConfig(compactionInterval, overlapSize, null);
@@ -47,11 +54,13 @@ public final class EventsCompactionConfig {
   }
 
   /** How many invocations run between two compactions. */
+  @Override
   public int compactionInterval() {
     return compactionInterval;
   }
 
   /** How many already summarized invocations the next summary sees again. */
+  @Override
   public int overlapSize() {
     return overlapSize;
   }

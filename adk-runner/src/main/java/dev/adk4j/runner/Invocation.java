@@ -55,6 +55,12 @@ final class Invocation {
   private final RunConfig runConfig;
   private final @Nullable Map<String, Object> stateDelta;
 
+  /**
+   * ADK's {@code callbackContextData}: one map for the invocation, however often its root context
+   * is made again (a replaced user message, saved blobs, a turn that starts over).
+   */
+  private final Map<String, Object> callbackData = new java.util.concurrent.ConcurrentHashMap<>();
+
   /** The invocation this run resumes by its id; null: a new one, or the one the message answers. */
   private final @Nullable String resumedId;
 
@@ -343,6 +349,8 @@ final class Invocation {
         .clock(runner.clock())
         .idSource(runner.idSource())
         .timerScheduler(runner.timerScheduler().orElse(null))
+        .eventsCompactionConfig(compaction)
+        .callbackContextData(callbackData)
         .build();
   }
 

@@ -84,6 +84,7 @@ final class LiveInvocation {
               .clock(runner.clock())
               .idSource(runner.idSource())
               .timerScheduler(runner.timerScheduler().orElse(null))
+              .eventsCompactionConfig(runner.eventsCompactionConfig().orElse(null))
               .build();
       InvocationHistory.closeInterrupted(ctx, agent, lease.tookOver());
       begun = true;

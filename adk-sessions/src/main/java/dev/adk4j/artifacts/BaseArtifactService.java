@@ -1,6 +1,7 @@
 package dev.adk4j.artifacts;
 
 import com.google.genai.types.Part;
+import dev.adk4j.sessions.SessionKey;
 import io.reactivex.rxjava3.core.Completable;
 import io.reactivex.rxjava3.core.Maybe;
 import io.reactivex.rxjava3.core.Single;
@@ -12,6 +13,10 @@ import org.jspecify.annotations.Nullable;
  * Stores versioned artifacts ({@link Part}s: text or bytes) per app, user, session and file name.
  * Each save of a file name creates the next version, starting at 0. A file name starting with
  * {@code user:} belongs to the user and is shared by all their sessions.
+ *
+ * <p>Every operation also takes ADK for Java's {@link SessionKey} in place of the app name, user id
+ * and session id; a key without a session id is refused with an {@link IllegalArgumentException}
+ * naming its app and user.
  *
  * <p>Implementations are thread-safe; operations are lazy.
  */
@@ -65,4 +70,53 @@ public interface BaseArtifactService {
   /** The versions of {@code filename}, ascending; empty if there is none. */
   Single<List<Integer>> listVersions(
       String appName, String userId, String sessionId, String filename);
+
+  /** ADK for Java's form of {@link #saveArtifact(String, String, String, String, Part)}. */
+  default Single<Integer> saveArtifact(SessionKey key, String filename, Part artifact) {
+    return saveArtifact(key.appName(), key.userId(), sessionIdOf(key), filename, artifact);
+  }
+
+  /**
+   * ADK for Java's form of {@link #saveAndReloadArtifact(String, String, String, String, Part)}.
+   */
+  default Single<Part> saveAndReloadArtifact(SessionKey key, String filename, Part artifact) {
+    return saveAndReloadArtifact(key.appName(), key.userId(), sessionIdOf(key), filename, artifact);
+  }
+
+  /** ADK for Java's form: loads the latest version of {@code filename}. */
+  default Maybe<Part> loadArtifact(SessionKey key, String filename) {
+    return loadArtifact(key.appName(), key.userId(), sessionIdOf(key), filename, Optional.empty());
+  }
+
+  /** ADK for Java's form: loads version {@code version} of {@code filename}. */
+  default Maybe<Part> loadArtifact(SessionKey key, String filename, int version) {
+    return loadArtifact(
+        key.appName(), key.userId(), sessionIdOf(key), filename, Optional.of(version));
+  }
+
+  /** ADK for Java's form of {@link #listArtifactKeys(String, String, String)}. */
+  default Single<ListArtifactsResponse> listArtifactKeys(SessionKey key) {
+    return listArtifactKeys(key.appName(), key.userId(), sessionIdOf(key));
+  }
+
+  /** ADK for Java's form of {@link #deleteArtifact(String, String, String, String)}. */
+  default Completable deleteArtifact(SessionKey key, String filename) {
+    return deleteArtifact(key.appName(), key.userId(), sessionIdOf(key), filename);
+  }
+
+  /** ADK for Java's form of {@link #listVersions(String, String, String, String)}. */
+  default Single<List<Integer>> listVersions(SessionKey key, String filename) {
+    return listVersions(key.appName(), key.userId(), sessionIdOf(key), filename);
+  }
+
+  private static String sessionIdOf(SessionKey key) {
+    String id = key.id();
+    if (id != null) {
+      return id;
+    }
+    throw new IllegalArgumentException(
+        String.format(
+            "Artifacts belong to a session: the SessionKey of app '%s' and user '%s' names none",
+            key.appName(), key.userId()));
+  }
 }

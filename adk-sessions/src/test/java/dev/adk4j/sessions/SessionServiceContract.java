@@ -479,6 +479,7 @@ public abstract class SessionServiceContract {
                     .endOfAgent(true)
                     .requestedAuthConfigs(Map.of("call-1", Map.of("scheme", "oauth2")))
                     .deletedArtifactIds(java.util.Set.of("old.txt"))
+                    .agentState(Map.of("round", 2, "pending", List.of("writer", "critic")))
                     .build())
             .build();
     service.appendEvent(s, e).blockingGet();
@@ -490,6 +491,8 @@ public abstract class SessionServiceContract {
         .contains(List.of("adk"));
     assertThat(stored.actions().requestedAuthConfigs())
         .containsEntry("call-1", Map.of("scheme", "oauth2"));
+    assertThat(stored.actions().agentState())
+        .contains(Map.of("round", 2, "pending", List.of("writer", "critic")));
   }
 
   @Test
