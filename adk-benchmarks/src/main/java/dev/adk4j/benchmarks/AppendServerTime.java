@@ -165,7 +165,7 @@ public final class AppendServerTime {
           writers.add(thread);
         }
         writers.forEach(Thread::start);
-        Thread.sleep(Math.max(3, seconds / 2) * 1000L); // warm-up: JIT, prepared statements
+        Thread.sleep(Math.max(5, seconds) * 1000L); // warm-up: JIT, prepared statements
         if (server != null) {
           server.start();
         }
