@@ -50,6 +50,11 @@ final class BenchDatabase implements AutoCloseable {
     }
   }
 
+  /** A database of {@code kind} at {@code url} that the caller started and will stop. */
+  static BenchDatabase external(String kind, String url) {
+    return new BenchDatabase(kind, url, null, null);
+  }
+
   boolean isSqlite() {
     return SQLITE.equals(kind);
   }

@@ -353,6 +353,15 @@ public abstract class SessionServiceContract {
     assertThatThrownBy(() -> service.appendEvent(s, again).blockingGet())
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining(first.id());
+    // The id is checked before any condition: a reused id is refused as such, whatever it expects.
+    Event expecting =
+        conditional(EventActions.builder().putState("k", 4).expectState("k", 99).build())
+            .toBuilder()
+            .id(first.id())
+            .build();
+    assertThatThrownBy(() -> service.appendEvent(s, expecting).blockingGet())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining(first.id());
 
     Session reloaded = get("alice", "s1");
     assertThat(reloaded.events()).extracting(Event::id).containsExactly(first.id());

@@ -29,13 +29,15 @@ import org.jspecify.annotations.Nullable;
  *       them in which an {@code INSERT}, {@code UPDATE} or {@code DELETE} ran (on SQLite with
  *       {@code synchronous=FULL}, and on PostgreSQL with {@code synchronous_commit=on}, each such
  *       commit waits for one fsync of the write-ahead log).
- *   <li><b>statements</b>: every statement the database executes: each {@code execute...} call,
- *       each row of a batch, and each commit or rollback (including {@code BEGIN}, {@code PRAGMA}
- *       and {@code SET}).
- *   <li><b>round trips</b>: each {@code execute...} call, each {@code executeBatch} (the PostgreSQL
- *       driver sends a batch's rows in one exchange) and each commit or rollback. PostgreSQL's
- *       driver sends a transaction's {@code BEGIN} with its first statement, so that costs none. On
- *       SQLite, which has no server, it is the number of calls into the library.
+ *   <li><b>statements</b>: every statement the database executes: each {@code execute...} call
+ *       (each statement of a multi-statement text, as the store's {@link Pipeline} sends on
+ *       PostgreSQL), each row of a batch, and each commit or rollback (including {@code BEGIN},
+ *       {@code PRAGMA} and {@code SET}).
+ *   <li><b>round trips</b>: each {@code execute...} call (a multi-statement text is one), each
+ *       {@code executeBatch} (the PostgreSQL driver sends a batch's rows in one exchange) and each
+ *       commit or rollback. PostgreSQL's driver sends a transaction's {@code BEGIN} with its first
+ *       statement, so that costs none. On SQLite, which has no server, it is the number of calls
+ *       into the library.
  *   <li><b>prepares</b>: {@link Connection#prepareStatement} calls. SQLite's driver compiles the
  *       statement at each one; PostgreSQL's keeps server-prepared statements per connection by
  *       their text, so a repeated prepare costs it nothing.
@@ -262,7 +264,7 @@ public final class CountingDataSource extends DelegatingDataSource {
           {
             String text = args != null && args.length > 0 ? (String) args[0] : sql;
             Object result = call(s, m, args);
-            connection.executed(text, 1);
+            connection.executed(text, text == null ? 1 : Pipeline.statementsIn(text));
             return result;
           }
         case "addBatch":

@@ -106,7 +106,9 @@ final class SessionWrites {
               pk = rs.getLong(1);
             }
           }
-          state.applyState(c, app, user, pk, ops, null, new HashMap<>());
+          Pipeline pipeline = new Pipeline(c, dialect);
+          state.applyState(pipeline, c, app, user, pk, ops, null, new HashMap<>());
+          pipeline.run();
           Map<String, Object> merged = rows.readState(c, app, user, pk, context);
           return Session.builder(id)
               .appName(app)
@@ -294,21 +296,26 @@ final class SessionWrites {
               // The id checks come after the revision bump, which orders appends to the session: no
               // concurrent append can store the same id between a check and the insert.
               Map<String, Object> resolved = new HashMap<>();
+              // The writes that need no answer one by one go out together (PostgreSQL: in one round
+              // trip, with the history rows, before the commit).
+              Pipeline pipeline = new Pipeline(c, dialect);
               if (plainJson != null) {
-                // The event's JSON is known: its insert checks the id too, before the state writes.
-                try (PreparedStatement ps = c.prepareStatement(sql.insertNewEvent)) {
-                  ps.setLong(1, pk);
-                  ps.setLong(2, revision);
-                  ps.setString(3, stored.id());
-                  ps.setLong(4, stored.timestamp());
-                  ps.setString(5, plainJson);
-                  ps.setLong(6, pk);
-                  ps.setString(7, stored.id());
-                  if (ps.executeUpdate() == 0) {
-                    throw append.duplicateEvent();
-                  }
-                }
-                state.applyState(c, app, user, pk, ops, append, resolved);
+                // The event's JSON is known: its insert checks the id too, before the state writes
+                // (a condition's read runs the pipeline first, so a duplicate is refused as such).
+                pipeline.add(
+                    sql.insertNewEvent,
+                    (ps, first) -> {
+                      ps.setLong(first, pk);
+                      ps.setLong(first + 1, revision);
+                      ps.setString(first + 2, stored.id());
+                      ps.setLong(first + 3, stored.timestamp());
+                      ps.setString(first + 4, plainJson);
+                      ps.setLong(first + 5, pk);
+                      ps.setString(first + 6, stored.id());
+                      return first + 7;
+                    },
+                    append::duplicateEvent);
+                state.applyState(pipeline, c, app, user, pk, ops, append, resolved);
               } else {
                 // Increments: the stored event records their results, known after the state writes.
                 try (PreparedStatement ps = c.prepareStatement(sql.selectEventId)) {
@@ -320,18 +327,22 @@ final class SessionWrites {
                     }
                   }
                 }
-                state.applyState(c, app, user, pk, ops, append, resolved);
-                try (PreparedStatement ps = c.prepareStatement(sql.insertEvent)) {
-                  ps.setLong(1, pk);
-                  ps.setLong(2, revision);
-                  ps.setString(3, stored.id());
-                  ps.setLong(4, stored.timestamp());
-                  ps.setString(5, JsonText.write(dialect, append.eventWith(resolved)));
-                  ps.executeUpdate();
-                }
+                state.applyState(pipeline, c, app, user, pk, ops, append, resolved);
+                String json = JsonText.write(dialect, append.eventWith(resolved));
+                pipeline.add(
+                    sql.insertEvent,
+                    (ps, first) -> {
+                      ps.setLong(first, pk);
+                      ps.setLong(first + 1, revision);
+                      ps.setString(first + 2, stored.id());
+                      ps.setLong(first + 3, stored.timestamp());
+                      ps.setString(first + 4, json);
+                      return first + 5;
+                    });
               }
               StateHistoryRows.record(
-                  c, pk, revision, app, user, append.delta(), append.increments());
+                  pipeline, pk, revision, app, user, append.delta(), append.increments());
+              pipeline.run();
               return new Appended(revision, resolved);
             });
     if (takes != null) {

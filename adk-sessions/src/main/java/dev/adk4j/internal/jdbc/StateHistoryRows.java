@@ -4,7 +4,6 @@ import dev.adk4j.events.Event;
 import dev.adk4j.sessions.SessionNotFoundException;
 import dev.adk4j.sessions.StateChange;
 import dev.adk4j.state.Scope;
-import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -66,12 +65,14 @@ final class StateHistoryRows {
   }
 
   /**
-   * Indexes the keys an appended event changes, in the append's transaction: the keys of its delta
-   * and the keys it increments (whose results the stored event's delta records, though they are not
-   * in {@code delta}).
+   * Indexes the keys an appended event changes, in the append's transaction (queued in its {@code
+   * pipeline}, after the state writes): the keys of its delta and the keys it increments (whose
+   * results the stored event's delta records, though they are not in {@code delta}). Its rows come
+   * after the writes of the keys' state rows, which serialize appends that write one key: so the
+   * primary key numbers each key's changes in the order they were applied.
    */
   static void record(
-      Connection c,
+      Pipeline pipeline,
       long sessionPk,
       long seq,
       String app,
@@ -90,17 +91,19 @@ final class StateHistoryRows {
     List<String> all = new ArrayList<>(keys);
     for (int from = 0; from < all.size(); from += MAX_ROWS) {
       List<String> part = all.subList(from, Math.min(all.size(), from + MAX_ROWS));
-      try (PreparedStatement ps = c.prepareStatement(insert(part.size()))) {
-        int i = 1;
-        for (String key : part) {
-          ps.setLong(i++, sessionPk);
-          ps.setLong(i++, seq);
-          ps.setString(i++, app);
-          ps.setString(i++, user);
-          ps.setString(i++, key);
-        }
-        ps.executeUpdate();
-      }
+      pipeline.add(
+          insert(part.size()),
+          (ps, first) -> {
+            int i = first;
+            for (String key : part) {
+              ps.setLong(i++, sessionPk);
+              ps.setLong(i++, seq);
+              ps.setString(i++, app);
+              ps.setString(i++, user);
+              ps.setString(i++, key);
+            }
+            return i;
+          });
     }
   }
 

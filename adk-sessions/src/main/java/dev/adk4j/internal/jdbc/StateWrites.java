@@ -14,11 +14,17 @@ import java.util.TreeMap;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The state writes of a creation or an append, inside its transaction: in scope then key order (a
- * global order, so that concurrent appends lock shared rows in the same order and cannot deadlock),
- * a scope's plain upserts in one multi-row statement, plain deletes batched; a key with a condition
- * or an increment is read first (its row locked on PostgreSQL), checked or incremented, then
- * written.
+ * The state writes of a creation or an append, inside its transaction, through its {@link
+ * Pipeline}: the session's keys first, then the shared ones ({@code app:}, then {@code user:}),
+ * each scope in key order; a scope's plain upserts in one multi-row statement, plain deletes one
+ * statement each; a key with a condition or an increment is read first (its row locked on
+ * PostgreSQL), checked or incremented, then written.
+ *
+ * <p>Lock order. Rows shared between sessions ({@code app:} and {@code user:} keys) are locked in
+ * one global order (scope, then key), so that concurrent appends cannot deadlock on them. A
+ * session's own rows are written only by transactions that first locked its session row (the
+ * revision update), so they take no part in that order; they come first so that the shared rows,
+ * which other sessions' appends wait for, are locked last, as close to the commit as they can be.
  */
 final class StateWrites {
 
@@ -125,10 +131,15 @@ final class StateWrites {
   }
 
   /**
-   * Applies the ops of every scope, in scope then key order. Values produced by increments are put
-   * in {@code resolved}.
+   * Applies the ops of every scope through {@code pipeline}: the session's, then {@code app:}, then
+   * {@code user:} keys, each scope in key order (see the class comment for why). Values produced by
+   * increments are put in {@code resolved}. Writes may still be queued in {@code pipeline} on
+   * return: the caller runs it.
+   *
+   * @param scopes the app, user and session ops, as {@link #encode} returns them
    */
   void applyState(
+      Pipeline pipeline,
       Connection c,
       String app,
       String user,
@@ -137,32 +148,51 @@ final class StateWrites {
       @Nullable PendingAppend append,
       Map<String, Object> resolved)
       throws SQLException {
-    List<ScopeSql> tables =
-        List.of(
-            new ScopeSql(
-                sql.upsertAppState,
-                sql.deleteAppState,
-                sql.selectAppValue,
-                sql.updateAppValue,
-                sql.insertAppValue,
-                app),
-            new ScopeSql(
-                sql.upsertUserState,
-                sql.deleteUserState,
-                sql.selectUserValue,
-                sql.updateUserValue,
-                sql.insertUserValue,
-                app,
-                user),
-            new ScopeSql(
-                sql.upsertSessionState,
-                sql.deleteSessionStateKey,
-                sql.selectSessionValue,
-                sql.updateSessionValue,
-                sql.insertSessionValue,
-                pk));
-    for (int i = 0; i < 3; i++) {
-      applyScope(c, tables.get(i), scopes.get(i), append, resolved);
+    if (!scopes.get(2).isEmpty()) {
+      applyScope(
+          pipeline,
+          c,
+          new ScopeSql(
+              sql.upsertSessionState,
+              sql.deleteSessionStateKey,
+              sql.selectSessionValue,
+              sql.updateSessionValue,
+              sql.insertSessionValue,
+              pk),
+          scopes.get(2),
+          append,
+          resolved);
+    }
+    if (!scopes.get(0).isEmpty()) {
+      applyScope(
+          pipeline,
+          c,
+          new ScopeSql(
+              sql.upsertAppState,
+              sql.deleteAppState,
+              sql.selectAppValue,
+              sql.updateAppValue,
+              sql.insertAppValue,
+              app),
+          scopes.get(0),
+          append,
+          resolved);
+    }
+    if (!scopes.get(1).isEmpty()) {
+      applyScope(
+          pipeline,
+          c,
+          new ScopeSql(
+              sql.upsertUserState,
+              sql.deleteUserState,
+              sql.selectUserValue,
+              sql.updateUserValue,
+              sql.insertUserValue,
+              app,
+              user),
+          scopes.get(1),
+          append,
+          resolved);
     }
   }
 
@@ -174,66 +204,68 @@ final class StateWrites {
    * run before it.
    */
   private void applyScope(
+      Pipeline pipeline,
       Connection c,
       ScopeSql t,
       List<StateOp> ops,
       @Nullable PendingAppend append,
       Map<String, Object> resolved)
       throws SQLException {
-    if (ops.isEmpty()) {
-      return;
-    }
-    List<StateOp> run = new ArrayList<>();
+    List<StateOp> run = new ArrayList<>(ops.size());
     boolean runDeletes = false;
     for (StateOp op : ops) {
       if (op.checked()) {
-        flush(c, t, run, runDeletes);
+        flush(pipeline, t, run, runDeletes);
         if (append == null) {
           throw new IllegalStateException("a condition or increment outside an append");
         }
-        applyChecked(c, t, op, append, resolved);
+        applyChecked(pipeline, c, t, op, append, resolved);
         continue;
       }
       boolean delete = op.json == null;
       if (!run.isEmpty() && delete != runDeletes) {
-        flush(c, t, run, runDeletes);
+        flush(pipeline, t, run, runDeletes);
       }
       runDeletes = delete;
       run.add(op);
     }
-    flush(c, t, run, runDeletes);
+    flush(pipeline, t, run, runDeletes);
   }
 
   /** The most rows one upsert writes (4 parameters each, far below either database's limit). */
   static final int MAX_ROWS = 100;
 
-  /** Writes a run of plain upserts or deletes, and empties it. */
-  private static void flush(Connection c, ScopeSql t, List<StateOp> run, boolean deletes)
+  /** Queues a run of plain upserts or deletes in {@code pipeline}, and empties it. */
+  private static void flush(Pipeline pipeline, ScopeSql t, List<StateOp> run, boolean deletes)
       throws SQLException {
     if (run.isEmpty()) {
       return;
     }
     if (deletes) {
-      try (PreparedStatement ps = c.prepareStatement(t.delete)) {
-        for (StateOp op : run) {
-          int i = bindOwner(ps, 1, t.owner);
-          ps.setString(i, op.key);
-          ps.addBatch();
-        }
-        ps.executeBatch();
+      for (StateOp op : run) {
+        String key = op.key;
+        pipeline.add(
+            t.delete,
+            (ps, first) -> {
+              int i = bindOwner(ps, first, t.owner);
+              ps.setString(i, key);
+              return i + 1;
+            });
       }
     } else {
       for (int from = 0; from < run.size(); from += MAX_ROWS) {
-        List<StateOp> part = run.subList(from, Math.min(run.size(), from + MAX_ROWS));
-        try (PreparedStatement ps = c.prepareStatement(rows(t.upsert, part.size()))) {
-          int i = 1;
-          for (StateOp op : part) {
-            i = bindOwner(ps, i, t.owner);
-            ps.setString(i++, op.key);
-            ps.setString(i++, op.json);
-          }
-          ps.executeUpdate();
-        }
+        List<StateOp> part = List.copyOf(run.subList(from, Math.min(run.size(), from + MAX_ROWS)));
+        pipeline.add(
+            rows(t.upsert, part.size()),
+            (ps, first) -> {
+              int i = first;
+              for (StateOp op : part) {
+                i = bindOwner(ps, i, t.owner);
+                ps.setString(i++, op.key);
+                ps.setString(i++, op.json);
+              }
+              return i;
+            });
       }
     }
     run.clear();
@@ -264,9 +296,15 @@ final class StateWrites {
    * transaction inserted it meanwhile (PostgreSQL), the read is done again.
    */
   private void applyChecked(
-      Connection c, ScopeSql t, StateOp op, PendingAppend append, Map<String, Object> resolved)
+      Pipeline pipeline,
+      Connection c,
+      ScopeSql t,
+      StateOp op,
+      PendingAppend append,
+      Map<String, Object> resolved)
       throws SQLException {
     String context = append.describe();
+    pipeline.run(); // the read comes after the writes before it
     for (int attempt = 1; ; attempt++) {
       String storedJson = null;
       try (PreparedStatement ps = c.prepareStatement(t.select)) {
@@ -292,23 +330,31 @@ final class StateWrites {
         resolved.put(op.key, next);
         json = JsonText.write(dialect, next);
       }
+      // The row read is locked (PostgreSQL) or the file is (SQLite): an update or a delete of it
+      // cannot miss, so it joins the pipeline; an insert must learn whether it added the row.
+      String key = op.key;
       if (json == null) {
         if (storedJson != null) {
-          try (PreparedStatement ps = c.prepareStatement(t.delete)) {
-            int i = bindOwner(ps, 1, t.owner);
-            ps.setString(i, op.key);
-            ps.executeUpdate();
-          }
+          pipeline.add(
+              t.delete,
+              (ps, first) -> {
+                int i = bindOwner(ps, first, t.owner);
+                ps.setString(i, key);
+                return i + 1;
+              });
         }
         return;
       }
       if (storedJson != null) {
-        try (PreparedStatement ps = c.prepareStatement(t.update)) {
-          ps.setString(1, json);
-          int i = bindOwner(ps, 2, t.owner);
-          ps.setString(i, op.key);
-          ps.executeUpdate();
-        }
+        String value = json;
+        pipeline.add(
+            t.update,
+            (ps, first) -> {
+              ps.setString(first, value);
+              int i = bindOwner(ps, first + 1, t.owner);
+              ps.setString(i, key);
+              return i + 1;
+            });
         return;
       }
       try (PreparedStatement ps = c.prepareStatement(t.insert)) {
