@@ -38,7 +38,7 @@ final class EventSelection {
     @Nullable Long after = config.afterTimestamp().map(Instant::toEpochMilli).orElse(null);
     @Nullable Integer last = config.numRecentEvents().orElse(null);
     if (last != null && after == null) {
-      // A window of the (immutable) list: an event log's snapshot shares it in O(1).
+      // A window of the (immutable) list, sharing its events: O(1).
       return window.subList(Math.max(0, window.size() - Math.max(0, last)), window.size());
     }
     if (last != null) {
