@@ -116,6 +116,12 @@ final class InMemoryStore implements SessionStore {
 
     int eventCount;
 
+    /**
+     * The last list {@link #events()} made, reused by reads until an append (or a trim) changes the
+     * events; volatile, since readers that share the read lock set it.
+     */
+    volatile @Nullable List<Event> eventsView;
+
     /** How many of the first events retention deleted (0: none). */
     long trimmed;
 
@@ -167,7 +173,12 @@ final class InMemoryStore implements SessionStore {
 
     /** The events so far, as an immutable list that later appends do not change. */
     List<Event> events() {
-      return Session.prefix(events, eventCount);
+      List<Event> view = eventsView;
+      if (view == null || view.size() != eventCount) {
+        view = Session.prefix(events, eventCount);
+        eventsView = view;
+      }
+      return view;
     }
   }
 
@@ -382,6 +393,7 @@ final class InMemoryStore implements SessionStore {
             List<Event> kept = new ArrayList<>(all.subList(drop, all.size()));
             stored.events = kept.toArray(new Event[Math.max(8, 2 * kept.size())]);
             stored.eventCount = kept.size();
+            stored.eventsView = null; // of the old array
             stored.eventIds.retainOnly(() -> kept.stream().map(Event::id).iterator());
             stored.trimmed += drop;
             long[] order = new long[Math.max(8, stored.appendOrder.length - drop)];
