@@ -17,6 +17,11 @@ import org.jspecify.annotations.Nullable;
  * a copy ({@link Json#copy}), so changing one changes nothing. It is also a {@link Map} (for code
  * that treats state as one), and every write through it, its key, value and entry views, or an
  * entry, is refused with an {@link UnsupportedOperationException} naming the key.
+ *
+ * <p>Why this class, under issue 25's simplicity budget: not for speed (no benchmark row depends on
+ * it), but because the JDK has nothing that keeps its documented behaviour: {@code
+ * Collections.unmodifiableMap} is not a {@link ReadonlyState}, hands out the values themselves, and
+ * refuses writes without naming the key ({@code ReadonlyStateTest}, {@code docs/reliability.md}).
  */
 final class ReadonlyStateView extends AbstractMap<String, Object> implements ReadonlyState {
   private final Map<String, Object> state;

@@ -1,7 +1,6 @@
 package dev.adk4j.state;
 
 import dev.adk4j.internal.Json;
-import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -47,7 +46,8 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Final: a subclass could change the live state without recording it in the delta.
  */
-public final class State implements ConcurrentMap<String, Object>, ReadonlyState {
+public final class State extends java.util.AbstractMap<String, Object>
+    implements ConcurrentMap<String, Object>, ReadonlyState {
 
   public static final String APP_PREFIX = "app:";
   public static final String USER_PREFIX = "user:";
@@ -582,21 +582,74 @@ public final class State implements ConcurrentMap<String, Object>, ReadonlyState
     return Json.frozen(key, value);
   }
 
-  // ---- views: removals through them are recorded (StateKeySet, StateValues, StateEntrySet) ----
+  // ---- views: AbstractMap's keySet() and values() read and remove through entrySet() ----
 
-  @Override
-  public Set<String> keySet() {
-    return new StateKeySet(this, state);
-  }
-
-  @Override
-  public Collection<Object> values() {
-    return new StateValues(this);
-  }
-
+  /**
+   * The live entries. A removal through this set or its iterator (and so through {@link #keySet()}
+   * and {@link #values()}) and each entry's {@code setValue} go through this state, and so into its
+   * delta.
+   */
   @Override
   public Set<Entry<String, Object>> entrySet() {
-    return new StateEntrySet(this, state);
+    return new java.util.AbstractSet<>() {
+      @Override
+      public java.util.Iterator<Entry<String, Object>> iterator() {
+        java.util.Iterator<Entry<String, Object>> live = state.entrySet().iterator();
+        return new java.util.Iterator<>() {
+          private @Nullable String last;
+
+          @Override
+          public boolean hasNext() {
+            return live.hasNext();
+          }
+
+          @Override
+          public Entry<String, Object> next() {
+            Entry<String, Object> e = live.next();
+            last = e.getKey();
+            return new SimpleEntry<>(e) {
+              @Override
+              public Object setValue(Object value) {
+                Object normalized = normalize(getKey(), value);
+                State.this.put(getKey(), normalized);
+                return super.setValue(normalized);
+              }
+            };
+          }
+
+          @Override
+          public void remove() {
+            String key = last;
+            if (key == null) {
+              throw new IllegalStateException(
+                  "next() was not called, or remove() was already called");
+            }
+            last = null;
+            State.this.remove(key);
+          }
+        };
+      }
+
+      @Override
+      public int size() {
+        return state.size();
+      }
+
+      @Override
+      public boolean contains(Object o) { // a read of the key, as get records it
+        if (!(o instanceof Entry)) {
+          return false;
+        }
+        Object value = State.this.get(((Entry<?, ?>) o).getKey());
+        return value != null && value.equals(((Entry<?, ?>) o).getValue());
+      }
+
+      @Override
+      public boolean remove(Object o) { // remove(key, value): a read-modify-write
+        return o instanceof Entry
+            && State.this.remove(((Entry<?, ?>) o).getKey(), ((Entry<?, ?>) o).getValue());
+      }
+    };
   }
 
   // ---- Object ----

@@ -34,13 +34,14 @@ final class EventSelection {
     if (config.fromLatestCompaction() && lastCompactionSeq > 0) {
       from = Math.max(from, lastCompactionSeq - 1);
     }
-    List<Event> window = events.subList((int) Math.min(size, from), size);
+    int start = (int) Math.min(size, from);
     @Nullable Long after = config.afterTimestamp().map(Instant::toEpochMilli).orElse(null);
     @Nullable Integer last = config.numRecentEvents().orElse(null);
     if (last != null && after == null) {
-      // A window of the (immutable) list: an event log's snapshot shares it in O(1).
-      return window.subList(Math.max(0, window.size() - Math.max(0, last)), window.size());
+      // A window of the (immutable) list, sharing its events: O(1).
+      return events.subList(Math.max(start, size - Math.max(0, last)), size);
     }
+    List<Event> window = events.subList(start, size);
     if (last != null) {
       List<Event> kept = new ArrayList<>(Math.min(last, window.size()));
       for (int i = window.size() - 1; i >= 0 && kept.size() < last; i--) {

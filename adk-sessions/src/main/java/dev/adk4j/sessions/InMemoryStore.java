@@ -28,18 +28,21 @@ import org.jspecify.annotations.Nullable;
  * recently updated first), so that a page is found in logarithmic time and costs what it returns; a
  * session remembers where its latest compaction event is. Loads with {@code afterRevision}, {@code
  * fromLatestCompaction} or {@code numRecentEvents} and event pages look only at the events they
- * return (plus, with {@code afterTimestamp}, those they skip). Events are kept in an {@link
- * EventLog}, whose snapshots every read shares: loading all events costs O(1). State is read the
- * same way: each scope's state (the app's, the user's, the session's) keeps a frozen copy of itself
- * ({@link StateSnapshot.Layer}), made by the first read after the scope changed and shared by every
- * read until it changes again, and a read hands out a {@link CopyOnWriteStateMap} over the merged
- * snapshot: reading an unchanged session does no work per state key. An append only drops the
- * layers of the scopes its delta changes (work per key of the delta).
+ * return (plus, with {@code afterTimestamp}, those they skip). A session's events are kept in an
+ * array that appends fill from the front and replace by one twice as large when it is full; a read
+ * shares them as an immutable view of the part filled so far ({@link Session#prefix}), which later
+ * appends (past its end) do not change: loading all events costs O(1). State is read the same way:
+ * each scope's state (the app's, the user's, the session's) keeps a frozen copy of itself ({@link
+ * StateSnapshot.Layer}), made by the first read after the scope changed and shared by every read
+ * until it changes again, and a read hands the merged snapshot to the copy, which makes a map of
+ * its own only when it needs one ({@link Session#stateMap()}): reading an unchanged session does no
+ * work per state key. An append only drops the layers of the scopes its delta changes (work per key
+ * of the delta).
  *
  * <p>Concurrency: one read-write lock guards all data. Appends and creations take the write lock,
  * so each is atomic and they are linearizable; reads share the read lock and never see half an
  * append. Stored values are frozen (immutable); every read hands out a copy that takes its own
- * mutable copies of them when it is first written (see {@link CopyOnWriteStateMap}).
+ * mutable copies of them when it first needs them.
  */
 final class InMemoryStore implements SessionStore {
 
@@ -105,10 +108,19 @@ final class InMemoryStore implements SessionStore {
     StateSnapshot snapshot = StateSnapshot.EMPTY;
 
     /**
-     * Immutable events (their delta values frozen), shared with every copy read; the event at index
-     * i has sequence number {@link #trimmed} + i + 1.
+     * Immutable events (their delta values frozen): the first {@link #eventCount} of this array,
+     * shared with every copy read ({@link #events()}); the event at index i has sequence number
+     * {@link #trimmed} + i + 1.
      */
-    EventLog events = EventLog.empty();
+    Event[] events = new Event[0];
+
+    int eventCount;
+
+    /**
+     * The last list {@link #events()} made, reused by reads until an append (or a trim) changes the
+     * events; volatile, since readers that share the read lock set it.
+     */
+    volatile @Nullable List<Event> eventsView;
 
     /** How many of the first events retention deleted (0: none). */
     long trimmed;
@@ -157,6 +169,16 @@ final class InMemoryStore implements SessionStore {
       this.store = store;
       this.app = app;
       this.user = user;
+    }
+
+    /** The events so far, as an immutable list that later appends do not change. */
+    List<Event> events() {
+      List<Event> view = eventsView;
+      if (view == null || view.size() != eventCount) {
+        view = Session.prefix(events, eventCount);
+        eventsView = view;
+      }
+      return view;
     }
   }
 
@@ -220,7 +242,7 @@ final class InMemoryStore implements SessionStore {
       }
       List<Event> events =
           stored.trimmed == 0
-              ? EventSelection.select(stored.events.snapshot(), stored.lastCompactionSeq, config)
+              ? EventSelection.select(stored.events(), stored.lastCompactionSeq, config)
               : selectTrimmed(stored, config);
       return toSession(appName, userId, sessionId, app, user, stored, events);
     } finally {
@@ -299,7 +321,7 @@ final class InMemoryStore implements SessionStore {
   public List<Event> events(String appName, String userId, String sessionId) {
     lock.readLock().lock();
     try {
-      return find(appName, userId, sessionId).events.snapshot();
+      return find(appName, userId, sessionId).events();
     } finally {
       lock.readLock().unlock();
     }
@@ -314,7 +336,7 @@ final class InMemoryStore implements SessionStore {
     lock.readLock().lock();
     try {
       StoredSession stored = find(appName, userId, sessionId);
-      all = stored.events.snapshot();
+      all = stored.events();
       trimmed = stored.trimmed;
     } finally {
       lock.readLock().unlock();
@@ -335,13 +357,13 @@ final class InMemoryStore implements SessionStore {
   private static List<Event> selectTrimmed(
       StoredSession stored, @Nullable GetSessionConfig config) {
     if (config == null) {
-      return stored.events.snapshot();
+      return stored.events();
     }
     GetSessionConfig.Builder shifted = config.toBuilder();
     config.afterRevision().ifPresent(r -> shifted.afterRevision(Math.max(0, r - stored.trimmed)));
     // A compaction event that was trimmed away is before every remaining event.
     long compaction = Math.max(0, stored.lastCompactionSeq - stored.trimmed);
-    return EventSelection.select(stored.events.snapshot(), compaction, shifted.build());
+    return EventSelection.select(stored.events(), compaction, shifted.build());
   }
 
   /**
@@ -363,13 +385,15 @@ final class InMemoryStore implements SessionStore {
             if (sessions >= limit) {
               return new Trimmed(sessions, events);
             }
-            List<Event> all = stored.events.snapshot();
+            List<Event> all = stored.events();
             if (!stored.lastUpdateTime.isBefore(idleBefore) || all.size() <= keepLast) {
               continue;
             }
             int drop = all.size() - keepLast;
             List<Event> kept = new ArrayList<>(all.subList(drop, all.size()));
-            stored.events = EventLog.of(kept);
+            stored.events = kept.toArray(new Event[Math.max(8, 2 * kept.size())]);
+            stored.eventCount = kept.size();
+            stored.eventsView = null; // of the old array
             stored.eventIds.retainOnly(() -> kept.stream().map(Event::id).iterator());
             stored.trimmed += drop;
             long[] order = new long[Math.max(8, stored.appendOrder.length - drop)];
@@ -447,9 +471,11 @@ final class InMemoryStore implements SessionStore {
       for (Map.Entry<String, Object> e : resolved.entrySet()) {
         changedScopeOf(e.getKey(), app, user, stored).put(e.getKey(), e.getValue());
       }
-      stored.events.add(resolved.isEmpty() ? event : append.eventWith(resolved));
+      int index = stored.eventCount; // of the event added here
+      stored.events = Session.withRoom(stored.events, index);
+      stored.events[index] = resolved.isEmpty() ? event : append.eventWith(resolved);
+      stored.eventCount = index + 1;
       stored.eventIds.add(event.id(), idHash);
-      int index = stored.events.size() - 1; // of the event just added
       if (index == stored.appendOrder.length) {
         stored.appendOrder = java.util.Arrays.copyOf(stored.appendOrder, index * 2);
       }
@@ -621,7 +647,7 @@ final class InMemoryStore implements SessionStore {
       StoredSession own = find(appName, userId, sessionId);
       Scope scope = Scope.of(key);
       if (scope == Scope.SESSION) {
-        return StateHistories.changesIn(own.events.snapshot(), key, userId, sessionId);
+        return StateHistories.changesIn(own.events(), key, userId, sessionId);
       }
       AppData app = Objects.requireNonNull(apps.get(appName), "the session's app");
       List<Map.Entry<Long, StateChange>> changes = new ArrayList<>();
@@ -630,7 +656,7 @@ final class InMemoryStore implements SessionStore {
           continue;
         }
         for (Map.Entry<String, StoredSession> s : u.getValue().sessions.entrySet()) {
-          List<Event> events = s.getValue().events.snapshot();
+          List<Event> events = s.getValue().events();
           for (int i = 0; i < events.size(); i++) {
             StateChange c = StateHistories.changeOf(events.get(i), key, u.getKey(), s.getKey());
             if (c != null) {
@@ -764,9 +790,9 @@ final class InMemoryStore implements SessionStore {
   }
 
   /**
-   * A copy of the session, its state a {@link CopyOnWriteStateMap} over the merged snapshot: the
-   * one the last read made while no scope of it has changed, otherwise one made now from the
-   * scopes' frozen layers, each made only if its scope changed since it was last made.
+   * A copy of the session, its state the merged snapshot: the one the last read made while no scope
+   * of it has changed, otherwise one made now from the scopes' frozen layers, each made only if its
+   * scope changed since it was last made.
    *
    * <p>Under the read lock (or the write lock): no state changes meanwhile, and the write lock
    * orders every change (which drops the layers) before later reads. Readers that race to make a
@@ -804,13 +830,7 @@ final class InMemoryStore implements SessionStore {
       stored.snapshot = snapshot;
     }
     return new Session(
-            id,
-            appName,
-            userId,
-            new CopyOnWriteStateMap(snapshot),
-            events,
-            stored.lastUpdateTime,
-            stored.revision)
+            id, appName, userId, snapshot, events, stored.lastUpdateTime, stored.revision)
         .storedAs(stored);
   }
 }

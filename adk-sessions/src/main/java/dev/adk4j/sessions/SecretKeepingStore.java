@@ -249,10 +249,9 @@ final class SecretKeepingStore implements SessionStore {
 
   /** {@code session} with its secrets in its state: decrypted, or from this process's memory. */
   private Session withSecrets(Session session) {
-    ConcurrentMap<String, Object> state = session.stateMap();
     List<String> sealed = List.of();
-    if (CopyOnWriteStateMap.mayHoldSecrets(state)) { // a snapshot that holds none is not scanned
-      for (String name : state.keySet()) {
+    if (session.mayHoldSecrets()) { // a shared state that holds none is not scanned
+      for (String name : session.currentState().keySet()) {
         if (name.startsWith(State.SECRET_PREFIX)) {
           if (sealed.isEmpty()) {
             sealed = new ArrayList<>();
@@ -262,6 +261,7 @@ final class SecretKeepingStore implements SessionStore {
       }
     }
     for (String name : sealed) {
+      ConcurrentMap<String, Object> state = session.stateMap();
       Object stored = state.get(name);
       if (stored == null) {
         continue;
@@ -287,6 +287,7 @@ final class SecretKeepingStore implements SessionStore {
       Map<String, Object> kept =
           memory.get(new Key(session.appName(), session.userId(), session.id()));
       if (kept != null) {
+        ConcurrentMap<String, Object> state = session.stateMap();
         kept.forEach(
             (name, value) ->
                 state.put(name, java.util.Objects.requireNonNull(Json.copy(value), name)));

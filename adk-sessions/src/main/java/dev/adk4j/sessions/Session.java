@@ -8,6 +8,8 @@ import dev.adk4j.events.Event;
 import dev.adk4j.internal.Json;
 import dev.adk4j.state.Scope;
 import java.time.Instant;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -26,8 +28,8 @@ import org.jspecify.annotations.Nullable;
  * during an invocation. A copy that falls behind storage (another append happened since it was
  * loaded) is refused by {@code appendEvent} with a {@link StaleSessionException}.
  *
- * <p>Thread-safe: the state map is concurrent and the events an append-only log whose snapshots are
- * immutable.
+ * <p>Thread-safe: the state map is concurrent, and {@link #events()} is an immutable list that an
+ * append replaces (through a volatile field) with a longer one.
  */
 @JsonDeserialize(builder = Session.Builder.class)
 public final class Session {
@@ -35,9 +37,36 @@ public final class Session {
   private final String id;
   private final String appName;
   private final String userId;
-  private final ConcurrentMap<String, Object> state;
-  private final ConcurrentMap<String, Object> readOnlyState;
-  private final EventLog events;
+
+  /**
+   * The frozen state this copy was read with (immutable, shared with the store and other copies),
+   * or {@link StateSnapshot#EMPTY} for a copy that owns its state from the start.
+   */
+  private final StateSnapshot sharedState;
+
+  /**
+   * This copy's own state, made from {@link #sharedState} by the first call that needs it ({@link
+   * #stateMap()}), each value a mutable copy; null until then. Written only by this package's
+   * services (an append through this copy, the secrets store).
+   */
+  private volatile @Nullable ConcurrentHashMap<String, Object> ownState;
+
+  /** {@link #state()}; also the lock under which {@link #ownState} is made. */
+  private final ReadOnlyStateMap readOnlyState;
+
+  /**
+   * What {@link #events()} returns: an immutable list, replaced by each append through this copy.
+   * Either the list this copy was made with, or a {@link #prefix} of {@link #ownEvents}.
+   */
+  private volatile List<Event> events;
+
+  /**
+   * The array this copy appends into: null until its first append, which copies {@link #events}
+   * into it; then written by this copy only (its appends are serialized by its monitor), and only
+   * past the end of every list {@link #events()} has returned, which therefore never change.
+   */
+  private Event @Nullable [] ownEvents;
+
   private volatile Instant lastUpdateTime;
   private volatile long revision;
   private volatile @Nullable String leaseOwner;
@@ -53,31 +82,45 @@ public final class Session {
         requireText(b.id, "id"),
         b.appName == null ? "" : b.appName,
         b.userId == null ? "" : b.userId,
+        StateSnapshot.EMPTY,
         new ConcurrentHashMap<>(b.state), // the builder's map holds no null values
-        b.events.snapshot(),
+        prefix(b.events, b.eventCount),
         b.lastUpdateTime != null ? b.lastUpdateTime : Instant.EPOCH,
         b.revision);
   }
 
   /**
-   * A copy read by a store, without a builder's copies: it takes {@code state} (no null values,
-   * owned by the new copy from now on) and shares {@code events} when they are a snapshot of an
-   * event log. The ids are the stored ones, checked when the session was created.
+   * A copy read by a store, without a builder's copies: it reads {@code state}, shared, until it
+   * needs a map of its own, and shares {@code events}, which must be immutable (as a {@link
+   * #prefix} is). The ids are the stored ones, checked when the session was created.
    */
   Session(
       String id,
       String appName,
       String userId,
-      ConcurrentMap<String, Object> state,
+      StateSnapshot state,
+      List<Event> events,
+      Instant lastUpdateTime,
+      long revision) {
+    this(id, appName, userId, state, null, events, lastUpdateTime, revision);
+  }
+
+  private Session(
+      String id,
+      String appName,
+      String userId,
+      StateSnapshot sharedState,
+      @Nullable ConcurrentHashMap<String, Object> ownState,
       List<Event> events,
       Instant lastUpdateTime,
       long revision) {
     this.id = id;
     this.appName = appName;
     this.userId = userId;
-    this.state = state;
-    this.readOnlyState = new ReadOnlyStateMap(this, state);
-    this.events = EventLog.of(events);
+    this.sharedState = sharedState;
+    this.ownState = ownState;
+    this.readOnlyState = new ReadOnlyStateMap(this);
+    this.events = events;
     this.lastUpdateTime = lastUpdateTime;
     this.revision = revision;
   }
@@ -107,11 +150,62 @@ public final class Session {
   }
 
   /**
-   * The map behind {@link #state()}, for this package's services only (the secrets store fills in a
-   * copy's secrets); nothing outside the sessions package writes a copy's state.
+   * This copy's own state map, made at the first call from the shared state it was read with, each
+   * value a mutable copy ({@link Json#copy}): what an eagerly copied read would have held. For this
+   * package's services, which write it (an append through this copy, the secrets store), and for
+   * the reads of {@link #state()} that hand out a map or list value or a view: from then on they
+   * are this map's. Nothing outside the sessions package writes a copy's state.
+   *
+   * <p>Kept lazy for the in-memory {@code getSession} (issue 25's simplicity budget): see {@link
+   * ReadOnlyStateMap} for the figures.
    */
   ConcurrentMap<String, Object> stateMap() {
-    return state;
+    ConcurrentHashMap<String, Object> own = ownState;
+    if (own != null) {
+      return own;
+    }
+    synchronized (readOnlyState) { // not this copy's monitor, which appends hold while they store
+      own = ownState;
+      if (own == null) {
+        Map<String, Object> shared = sharedState.entries;
+        own = new ConcurrentHashMap<>(Math.max(4, shared.size()));
+        for (Map.Entry<String, Object> e : shared.entrySet()) {
+          own.put(e.getKey(), java.util.Objects.requireNonNull(Json.copy(e.getValue()), "value"));
+        }
+        ownState = own; // published whole
+      }
+      return own;
+    }
+  }
+
+  /** The state as it is now, for reads that hand out no value that could be changed. */
+  Map<String, Object> currentState() {
+    ConcurrentHashMap<String, Object> own = ownState;
+    return own != null ? own : sharedState.entries;
+  }
+
+  /**
+   * The state for a read that hands out every value ({@code forEach}): the shared state while it
+   * holds no map or list, otherwise {@link #stateMap()}.
+   */
+  Map<String, Object> stateToIterate() {
+    ConcurrentHashMap<String, Object> own = ownState;
+    return own != null ? own : sharedState.containers ? stateMap() : sharedState.entries;
+  }
+
+  /** The value of {@code key}: a map or list value from {@link #stateMap()}, as this copy's own. */
+  @Nullable Object stateValue(Object key) {
+    ConcurrentHashMap<String, Object> own = ownState;
+    if (own != null) {
+      return own.get(key);
+    }
+    Object value = sharedState.entries.get(key);
+    return StateSnapshot.isContainer(value) ? stateMap().get(key) : value;
+  }
+
+  /** Whether the state may hold a {@code secret:} key (false: it certainly holds none). */
+  boolean mayHoldSecrets() {
+    return ownState != null || sharedState.secrets;
   }
 
   /** ADK for Java's {@code sessionKey()}: this session's app name, user id and id. */
@@ -146,7 +240,22 @@ public final class Session {
    */
   @JsonProperty("events")
   public List<Event> events() {
-    return events.snapshot();
+    return events;
+  }
+
+  /**
+   * The first {@code size} events of {@code array}, as an immutable list that writes to {@code
+   * array} at {@code size} and beyond do not change: how a store or a copy shares its events
+   * without copying them (it appends past the end of every list it handed out, and into a new array
+   * when the old one is full).
+   */
+  static List<Event> prefix(Event[] array, int size) {
+    return Collections.unmodifiableList(Arrays.asList(array).subList(0, size));
+  }
+
+  /** {@code array} if it has room for an event at {@code size}, else a copy twice as large. */
+  static Event[] withRoom(Event[] array, int size) {
+    return size < array.length ? array : Arrays.copyOf(array, Math.max(8, 2 * size));
   }
 
   /** The timestamp of the last appended event, or the creation time. */
@@ -191,25 +300,15 @@ public final class Session {
    * events shared.
    */
   public Session copy() {
-    if (state instanceof CopyOnWriteStateMap) { // shares what it can, copies on write
-      return new Session(
-          id,
-          appName,
-          userId,
-          ((CopyOnWriteStateMap) state).copy(),
-          events.snapshot(),
-          lastUpdateTime,
-          revision);
+    ConcurrentHashMap<String, Object> own = ownState;
+    ConcurrentHashMap<String, Object> copied = null;
+    if (own != null) {
+      copied = new ConcurrentHashMap<>(Math.max(4, own.size()));
+      for (Map.Entry<String, Object> e : own.entrySet()) {
+        copied.put(e.getKey(), java.util.Objects.requireNonNull(Json.copy(e.getValue()), "value"));
+      }
     }
-    Builder b =
-        builder(id)
-            .appName(appName)
-            .userId(userId)
-            .events(events.snapshot())
-            .lastUpdateTime(lastUpdateTime)
-            .revision(revision);
-    state.forEach((k, v) -> b.state.put(k, Json.copy(v)));
-    return b.build();
+    return new Session(id, appName, userId, sharedState, copied, events, lastUpdateTime, revision);
   }
 
   /**
@@ -225,12 +324,20 @@ public final class Session {
         continue;
       }
       if (v == null) {
-        state.remove(k);
-      } else if (state.get(k) != v) {
-        state.put(k, v);
+        if (currentState().containsKey(k)) {
+          stateMap().remove(k);
+        }
+      } else if (currentState().get(k) != v) {
+        stateMap().put(k, v);
       }
     }
-    events.add(stored);
+    List<Event> before = events;
+    int n = before.size();
+    Event[] own = ownEvents;
+    own = own == null ? before.toArray(new Event[Math.max(8, 2 * n)]) : withRoom(own, n);
+    own[n] = stored;
+    ownEvents = own;
+    events = prefix(own, n + 1); // published after the event is written
     lastUpdateTime = Instant.ofEpochMilli(stored.timestamp());
     revision = newRevision;
   }
@@ -266,7 +373,7 @@ public final class Session {
         + ", lastUpdateTime="
         + lastUpdateTime
         + ", state="
-        + dev.adk4j.state.State.redacted(state)
+        + dev.adk4j.state.State.redacted(currentState())
         + ", events="
         + events.size()
         + "}";
@@ -283,7 +390,11 @@ public final class Session {
     private @Nullable String appName;
     private @Nullable String userId;
     private final Map<String, Object> state = new ConcurrentHashMap<>();
-    private EventLog events = EventLog.empty();
+
+    /** The events given so far: the first {@link #eventCount} of this array. */
+    private Event[] events = new Event[0];
+
+    private int eventCount;
     private @Nullable Instant lastUpdateTime;
     private long revision;
 
@@ -322,21 +433,27 @@ public final class Session {
       return this;
     }
 
-    /**
-     * The events, replacing any given before: a list returned by {@link Session#events()} is shared
-     * (it is immutable), any other is copied.
-     */
+    /** The events, copied, replacing any given before. */
     @JsonProperty("events")
     public Builder events(@Nullable List<Event> events) {
-      this.events = events == null ? EventLog.empty() : EventLog.of(events);
-      return this;
+      this.events = new Event[0];
+      this.eventCount = 0;
+      return events == null ? this : addEvents(events);
     }
 
-    /** Adds {@code more} after the events given so far. */
+    /**
+     * Adds {@code more} after the events given so far. A session built before keeps its events: the
+     * builder writes only past them.
+     */
     public Builder addEvents(List<Event> more) {
-      for (Event e : more) {
-        events.add(java.util.Objects.requireNonNull(e, "event"));
+      int n = eventCount;
+      if (n + more.size() > events.length) {
+        events = Arrays.copyOf(events, Math.max(8, Math.max(2 * n, n + more.size())));
       }
+      for (Event e : more) {
+        events[n++] = java.util.Objects.requireNonNull(e, "event");
+      }
+      eventCount = n;
       return this;
     }
 

@@ -1,21 +1,18 @@
 package dev.adk4j.sessions;
 
 import dev.adk4j.internal.Json;
-import dev.adk4j.state.Scope;
 import dev.adk4j.state.State;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
  * A session's merged state (app ∪ user ∪ session keys) frozen at one moment: {@link #entries}, an
  * immutable map ({@link Map#copyOf}) whose values are frozen ({@link Json#freeze}), shared by any
- * number of session copies (see {@link CopyOnWriteStateMap}). It remembers the three scope layers
- * it was merged from, so that a store can tell whether it is still current: a store keeps one
- * {@link Layer} per scope (one app layer for all the app's sessions) until that scope's state
- * changes.
+ * number of session copies (see {@link Session#stateMap()}). It remembers the three scope layers it
+ * was merged from, so that a store can tell whether it is still current: a store keeps one {@link
+ * Layer} per scope (one app layer for all the app's sessions) until that scope's state changes.
  */
 final class StateSnapshot {
 
@@ -71,24 +68,6 @@ final class StateSnapshot {
     }
     this.containers = anyContainer;
     this.secrets = anySecret;
-  }
-
-  /** A snapshot of {@code state} (any keys, values not null), its values frozen here. */
-  static StateSnapshot freeze(Map<String, Object> state) {
-    if (state.isEmpty()) {
-      return EMPTY;
-    }
-    Map<String, Object> app = new HashMap<>();
-    Map<String, Object> user = new HashMap<>();
-    Map<String, Object> session = new HashMap<>();
-    state.forEach(
-        (k, v) -> {
-          Scope scope = Scope.of(k);
-          Map<String, Object> layer =
-              scope == Scope.APP ? app : scope == Scope.USER ? user : session;
-          layer.put(k, Objects.requireNonNull(Json.freeze(v), k));
-        });
-    return new StateSnapshot(Layer.of(app), Layer.of(user), Layer.of(session));
   }
 
   /** Whether {@code value} is a map or a list: mutable once copied out. */

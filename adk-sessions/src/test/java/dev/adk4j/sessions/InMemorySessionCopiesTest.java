@@ -5,17 +5,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.adk4j.events.Event;
 import dev.adk4j.events.EventActions;
-import dev.adk4j.state.Scope;
 import dev.adk4j.state.State;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -25,11 +22,12 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The copies {@link InMemorySessionService} hands out share the stored state until they are written
- * (copy on write): these tests check that this is invisible, i.e. each copy behaves as its own
- * {@link ConcurrentMap} of its own values: isolated from the store and from every other copy
- * whichever side writes, safe for concurrent writers on one copy (parallel tool calls), with views
- * that read and write like a map's, and map or list values a caller may change in place.
+ * The copies {@link InMemorySessionService} hands out share the stored, frozen state until they
+ * need a map of their own ({@code Session.stateMap()}, made at the first write or the first read of
+ * a map or list value): these tests check that this is invisible, i.e. each copy behaves as its own
+ * map of its own values: isolated from the store and from every other copy whichever side writes,
+ * with map or list values a caller may change in place, and safe when the map is made by racing
+ * threads.
  *
  * <p>A copy's state is written the way an invocation writes it: through {@link State} over the
  * copy's state map ({@code Session.stateMap()}, which only this package's services write).
@@ -270,152 +268,40 @@ class InMemorySessionCopiesTest {
     assertThat(s.state()).containsEntry("k", "v");
   }
 
-  // ---- views ----
-
-  @Test
-  void views_readAndWriteLikeAMap_beforeAndAfterTheCopyIsTaken() {
-    createScalars("s1");
-    Session s = get("s1");
-    ConcurrentMap<String, Object> live = s.stateMap();
-    Map<String, Object> expected =
-        new HashMap<>(Map.of("app:motd", "hi", "user:n", 2, "k", "v", "x", 1.5));
-
-    assertThat(live).isEqualTo(expected).hasSameHashCodeAs(expected);
-    assertThat(live.toString()).startsWith("{").contains("k=v").contains("user:n=2");
-    assertThat(new HashSet<>(live.keySet())).isEqualTo(expected.keySet());
-    assertThat(new ArrayList<>(live.values()))
-        .containsExactlyInAnyOrderElementsOf(expected.values());
-    assertThat(live.entrySet()).contains(Map.entry("k", "v")).doesNotContain(Map.entry("k", "w"));
-    assertThat(live.containsValue(1.5)).isTrue();
-
-    // removal by a key iterator, then by an entry iterator (the first takes the copy)
-    Iterator<String> keys = live.keySet().iterator();
-    while (keys.hasNext()) {
-      if (keys.next().equals("x")) {
-        keys.remove();
-      }
-    }
-    expected.remove("x");
-    assertThat(live).isEqualTo(expected);
-    Iterator<Map.Entry<String, Object>> entries = live.entrySet().iterator();
-    while (entries.hasNext()) {
-      Map.Entry<String, Object> e = entries.next();
-      if (e.getKey().equals("k")) {
-        entries.remove();
-      } else if (e.getKey().equals("user:n")) {
-        assertThat(e.setValue(3)).isEqualTo(2);
-      }
-    }
-    expected.remove("k");
-    expected.put("user:n", 3);
-    assertThat(live).isEqualTo(expected).hasSameHashCodeAs(expected);
-    assertThat(live.values().remove("hi")).isTrue();
-    expected.remove("app:motd");
-    assertThat(live).isEqualTo(expected);
-    assertThat(live.entrySet().remove(Map.entry("user:n", 3))).isTrue();
-    assertThat(live).isEmpty();
-    assertThat(get("s1").state())
-        .isEqualTo(Map.of("app:motd", "hi", "user:n", 2, "k", "v", "x", 1.5));
-  }
-
-  @Test
-  void entrySetValue_onAFreshCopy_writesThroughToItOnly() {
-    createScalars("s1");
-    Session s = get("s1");
-    ConcurrentMap<String, Object> live = s.stateMap();
-    for (Map.Entry<String, Object> e : live.entrySet()) {
-      if (e.getKey().equals("k")) {
-        assertThat(e.setValue("w")).isEqualTo("v");
-        assertThat(e.getValue()).isEqualTo("w");
-      }
-    }
-    assertThat(s.state()).containsEntry("k", "w");
-    assertThat(get("s1").state()).containsEntry("k", "v");
-  }
-
-  @Test
-  void removeIf_removesOnlyTheMatchingKeys() {
-    createScalars("s1");
-    Session untouched = get("s1");
-    ConcurrentMap<String, Object> live = untouched.stateMap();
-    assertThat(live.keySet().removeIf(k -> Scope.of(k) == Scope.TEMP)).isFalse();
-    assertThat(live.remove("absent")).isNull();
-    assertThat(live).hasSize(4);
-
-    Session s = get("s1");
-    State state = stateOf(s);
-    state.put("temp:a", 1);
-    state.put("temp:b", List.of(1));
-    assertThat(s.stateMap().keySet().removeIf(k -> Scope.of(k) == Scope.TEMP)).isTrue();
-    assertThat(s.state()).isEqualTo(Map.of("app:motd", "hi", "user:n", 2, "k", "v", "x", 1.5));
-  }
-
-  @Test
-  void mapOperations_onAFreshCopy_behaveAsOnAConcurrentHashMap() {
-    createScalars("s1");
-    ConcurrentMap<String, Object> live = get("s1").stateMap();
-    assertThat(live.putIfAbsent("k", "w")).isEqualTo("v");
-    assertThat(live.replace("k", "nope", "w")).isFalse();
-    assertThat(live.replace("k", "v", "w")).isTrue();
-    assertThat(live.computeIfAbsent("new", key -> key + "!")).isEqualTo("new!");
-    assertThat(live.merge("user:n", 5, (a, b) -> (Integer) a + (Integer) b)).isEqualTo(7);
-    assertThat(live.computeIfPresent("x", (key, v) -> null)).isNull();
-    assertThat(live.remove("app:motd", "hi")).isTrue();
-    assertThat(live.getOrDefault("absent", "dflt")).isEqualTo("dflt");
-    assertThatThrownBy(() -> live.put("k", null)).isInstanceOf(NullPointerException.class);
-    assertThatThrownBy(() -> live.get(null)).isInstanceOf(NullPointerException.class);
-    assertThat(live).isEqualTo(Map.of("k", "w", "new", "new!", "user:n", 7));
-
-    ConcurrentMap<String, Object> cleared = get("s1").stateMap();
-    cleared.clear();
-    assertThat(cleared).isEmpty();
-    assertThat(get("s1").state()).hasSize(4);
-  }
-
   // ---- concurrency ----
 
   /**
-   * Several threads write one fresh copy at once, each its own keys and one shared counter, so that
-   * their first writes race to take the copy: no write may be lost, whichever thread takes it.
+   * An append through a fresh copy races readers of a list value on other threads, which also need
+   * the copy's own map: whichever thread makes it, the append's values are in it.
    */
   @Test
-  void concurrentWritersOnOneFreshCopy_loseNoWrite() throws Exception {
+  void anAppendThroughAFreshCopy_racingReadersOfAList_losesNothing() throws Exception {
     createRich("s1");
-    int threads = 4;
-    int writes = 50;
-    for (int round = 0; round < 100; round++) {
+    for (int round = 0; round < 50; round++) {
       Session s = get("s1");
-      ConcurrentMap<String, Object> live = s.stateMap();
-      CyclicBarrier start = new CyclicBarrier(threads);
-      List<Future<?>> futures = new ArrayList<>();
-      for (int t = 0; t < threads; t++) {
-        int thread = t;
-        futures.add(
+      CyclicBarrier start = new CyclicBarrier(3);
+      List<Future<?>> readers = new ArrayList<>();
+      for (int t = 0; t < 2; t++) {
+        readers.add(
             pool.submit(
                 () -> {
-                  State state = new State(live); // one per tool call, over the shared live state
                   start.await(10, TimeUnit.SECONDS);
-                  for (int i = 0; i < writes; i++) {
-                    state.put("t" + thread + "_" + i, i);
-                    state.increment("count", 1);
-                    // readers meanwhile see a complete value, never a half-made map
+                  for (int i = 0; i < 20; i++) {
                     assertThat(s.state().get("cart")).isEqualTo(List.of("book"));
                   }
                   return null;
                 }));
       }
-      for (Future<?> f : futures) {
+      start.await(10, TimeUnit.SECONDS);
+      append(s, Map.of("count", round + 2));
+      for (Future<?> f : readers) {
         f.get(30, TimeUnit.SECONDS);
       }
-      assertThat(s.state()).containsEntry("count", 1 + threads * writes);
-      for (int t = 0; t < threads; t++) {
-        for (int i = 0; i < writes; i++) {
-          assertThat(s.state()).containsEntry("t" + t + "_" + i, i);
-        }
-      }
-      assertThat(s.state()).hasSize(expectedRich().size() + threads * writes);
+      assertThat(s.state())
+          .containsEntry("count", round + 2)
+          .containsEntry("cart", List.of("book"))
+          .isEqualTo(get("s1").state());
     }
-    assertThat(get("s1").state()).isEqualTo(expectedRich());
   }
 
   /** Reads of the same unchanged session from several threads, each writing its own copy. */
