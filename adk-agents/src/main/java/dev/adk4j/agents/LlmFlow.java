@@ -66,6 +66,23 @@ final class LlmFlow {
               }),
           true);
 
+  /**
+   * Whether a tool class overrides {@link BaseTool#processLlmRequest} (BaseTool's does nothing).
+   */
+  private static final ClassValue<Boolean> PREPARES_REQUESTS =
+      new ClassValue<>() {
+        @Override
+        protected Boolean computeValue(Class<?> type) {
+          try {
+            return type.getMethod("processLlmRequest", LlmRequest.Builder.class, ToolContext.class)
+                    .getDeclaringClass()
+                != BaseTool.class;
+          } catch (NoSuchMethodException e) {
+            return true; // cannot tell: called as before
+          }
+        }
+      };
+
   private final LlmAgent agent;
   private final InvocationContext ctx;
   private final FlowableEmitter<Event> emitter;
@@ -324,7 +341,9 @@ final class LlmFlow {
     withResponseMetadata(event, r, ctx.runConfig());
     Event draft = event.build();
     agent.recordOutput(cc, draft);
-    Event stored = ctx.persist(draft.toBuilder().actions(cc.actions()).build());
+    // Built again only if the step recorded actions (callbacks' writes, the output key).
+    Event stored =
+        ctx.persist(cc.hasActions() ? draft.toBuilder().actions(cc.actions()).build() : draft);
     emit(stored);
     return stored;
   }
@@ -362,12 +381,25 @@ final class LlmFlow {
   LlmRequest.Builder buildRequest() {
     LlmRequest.Builder b = LlmRequest.builder().model(modelNameForRequest());
     // Instructions are read, never written: providers get a read-only context.
-    ReadonlyContext readonly = new ReadonlyContext(ctx);
+    // An instruction without placeholders or provider is taken as it is (no Single to wait for).
+    @Nullable ReadonlyContext readonly = null;
     BaseAgent root = agent.rootAgent();
-    if (root instanceof LlmAgent) {
-      b.appendInstruction(((LlmAgent) root).canonicalGlobalInstruction(readonly).blockingGet());
+    if (root instanceof LlmAgent rootLlm) {
+      String global = rootLlm.staticGlobalInstruction();
+      if (global == null) {
+        readonly = new ReadonlyContext(ctx);
+        global = rootLlm.canonicalGlobalInstruction(readonly).blockingGet();
+      }
+      b.appendInstruction(global);
     }
-    b.appendInstruction(agent.canonicalInstruction(readonly).blockingGet());
+    String instruction = agent.staticInstruction();
+    if (instruction == null) {
+      instruction =
+          agent
+              .canonicalInstruction(readonly != null ? readonly : new ReadonlyContext(ctx))
+              .blockingGet();
+    }
+    b.appendInstruction(instruction);
     List<BaseAgent> targets = AgentTransfer.targets(agent);
     if (!targets.isEmpty()) {
       b.appendInstruction(AgentTransfer.instruction(targets));
@@ -384,6 +416,9 @@ final class LlmFlow {
         Histories.contentsFor(
             ctx, agent.name(), agent.includeContents(), agent.historyWindow().orElse(null)));
     for (BaseTool t : tools) {
+      if (!PREPARES_REQUESTS.get(t.getClass())) {
+        continue; // BaseTool's processLlmRequest: nothing to do, no context to make
+      }
       ToolContext context = new ToolContext(ctx, null);
       t.processLlmRequest(b, context).blockingAwait();
       if (context.hasActions()) {
@@ -450,7 +485,7 @@ final class LlmFlow {
     if (content == null || content.parts().isEmpty()) {
       return content;
     }
-    List<Part> parts = new ArrayList<>();
+    List<Part> parts = new ArrayList<>(content.parts().get().size());
     boolean changed = false;
     for (Part p : content.parts().get()) {
       if (p.functionCall().isPresent() && p.functionCall().get().id().isEmpty()) {

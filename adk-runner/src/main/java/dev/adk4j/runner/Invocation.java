@@ -147,7 +147,7 @@ final class Invocation {
    */
   private @Nullable Throwable runInSpan(
       FlowableEmitter<Event> emitter, String newInvocationId, Span span) {
-    String key = appName + '\u0000' + userId + '\u0000' + sessionId;
+    String key = null; // the session's key in the runner's queue: a service without leases only
     long deadline = System.nanoTime() + runConfig.maxSessionWait().toNanos();
     SessionTurns.Permit permit = null;
     SessionLease lease = null;
@@ -163,7 +163,10 @@ final class Invocation {
       SessionLease onFirstAppend =
           storesFirst ? sessionService.leaseOnFirstAppend(appName, userId, sessionId) : null;
       lease = onFirstAppend != null ? onFirstAppend : lease(runConfig.maxSessionWait());
-      permit = runner.turns.ifUnguarded(lease, key, deadline, runConfig.sessionWaitListener());
+      if ("none".equals(lease.owner())) {
+        key = appName + '\u0000' + userId + '\u0000' + sessionId;
+        permit = runner.turns.ifUnguarded(lease, key, deadline, runConfig.sessionWaitListener());
+      }
       Resumption resume = null;
       boolean userMessageCallbacksRan = false;
       Content userMessage = null; // as a plugin replaced it
@@ -229,7 +232,10 @@ final class Invocation {
               sessionId,
               userId,
               appName);
-          EventActions.Builder userActions = EventActions.builder().stateDelta(stateDelta);
+          EventActions userActions =
+              stateDelta == null || stateDelta.isEmpty()
+                  ? EventActions.empty()
+                  : EventActions.builder().stateDelta(stateDelta).build();
           if (message != null && runConfig.saveInputBlobsAsArtifacts()) {
             // ADK's saveInputBlobsAsArtifacts: once per invocation (a turn that starts over keeps
             // what was saved), then the model sees the message with the blobs named, not held.
@@ -241,11 +247,12 @@ final class Invocation {
             if (savedBlobs != null) {
               message = savedBlobs.message();
               ctx = newContext(session, message, ctx.invocationId(), resume);
-              userActions.artifactDelta(savedBlobs.artifactDelta());
+              userActions =
+                  userActions.toBuilder().artifactDelta(savedBlobs.artifactDelta()).build();
             }
           }
           if (message != null || (stateDelta != null && !stateDelta.isEmpty())) {
-            ctx.persist(ctx.newEvent("user").content(message).actions(userActions.build()).build());
+            ctx.persist(ctx.newEvent("user").content(message).actions(userActions).build());
           }
           break;
         } catch (SessionBusyException | dev.adk4j.sessions.StaleSessionException e) {
@@ -314,7 +321,9 @@ final class Invocation {
           lease.close();
         }
       }
-      runner.turns.release(key, permit);
+      if (key != null) {
+        runner.turns.release(key, permit);
+      }
     }
     return terminal;
   }
