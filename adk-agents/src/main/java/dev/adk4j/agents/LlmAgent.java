@@ -88,6 +88,9 @@ public final class LlmAgent extends BaseAgent {
   private final boolean disallowTransferToPeers;
   private final @Nullable Schema inputSchema;
 
+  /** The conversations this agent's last requests were built from (see {@link HistoryCache}). */
+  final HistoryCache histories = new HistoryCache();
+
   private LlmAgent(Builder b) {
     super(
         b.requireName(), b.description, b.subAgents, b.beforeAgentCallbacks, b.afterAgentCallbacks);

@@ -414,7 +414,11 @@ final class LlmFlow {
     b.config(agent.requestConfig());
     b.contents(
         Histories.contentsFor(
-            ctx, agent.name(), agent.includeContents(), agent.historyWindow().orElse(null)));
+            ctx,
+            agent.name(),
+            agent.includeContents(),
+            agent.historyWindow().orElse(null),
+            agent.histories));
     for (BaseTool t : tools) {
       if (!PREPARES_REQUESTS.get(t.getClass())) {
         continue; // BaseTool's processLlmRequest: nothing to do, no context to make
