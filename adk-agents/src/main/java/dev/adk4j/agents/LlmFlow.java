@@ -150,7 +150,9 @@ final class LlmFlow {
     // The plugins' hooks first: they may change the request, or answer in the model's place, which
     // skips the agent's own before-model callbacks.
     LlmResponse shortCircuit = null;
-    for (BasePlugin p : ctx.plugins()) {
+    // indexed: no iterator per loop (these lists are usually empty)
+    for (int pi = 0; pi < ctx.plugins().size(); pi++) {
+      BasePlugin p = ctx.plugins().get(pi);
       shortCircuit = p.beforeModelCallback(cc, requestBuilder).blockingGet();
       if (shortCircuit != null) {
         break;
@@ -158,7 +160,9 @@ final class LlmFlow {
     }
     LlmRequest request = requestBuilder.build();
     if (shortCircuit == null) {
-      for (Callbacks.BeforeModelCallback cb : agent.beforeModelCallbacks()) {
+      // indexed: no iterator per loop (these lists are usually empty)
+      for (int ci = 0; ci < agent.beforeModelCallbacks().size(); ci++) {
+        Callbacks.BeforeModelCallback cb = agent.beforeModelCallbacks().get(ci);
         shortCircuit = cb.call(cc, request).blockingGet();
         if (shortCircuit != null) {
           break;
@@ -310,14 +314,18 @@ final class LlmFlow {
     LlmResponse r = response;
     if (!fromCallback) {
       LlmResponse replaced = null;
-      for (BasePlugin p : ctx.plugins()) {
+      // indexed: no iterator per loop (these lists are usually empty)
+      for (int pi = 0; pi < ctx.plugins().size(); pi++) {
+        BasePlugin p = ctx.plugins().get(pi);
         replaced = p.afterModelCallback(cc, r).blockingGet();
         if (replaced != null) {
           break;
         }
       }
       if (replaced == null) {
-        for (Callbacks.AfterModelCallback cb : agent.afterModelCallbacks()) {
+        // indexed: no iterator per loop (these lists are usually empty)
+        for (int ci = 0; ci < agent.afterModelCallbacks().size(); ci++) {
+          Callbacks.AfterModelCallback cb = agent.afterModelCallbacks().get(ci);
           replaced = cb.call(cc, r).blockingGet();
           if (replaced != null) {
             break;
@@ -354,14 +362,31 @@ final class LlmFlow {
    * event}, with the run's {@link RunConfig#customMetadata()} after the response's own entries.
    */
   static Event.Builder withResponseMetadata(Event.Builder event, LlmResponse r, RunConfig rc) {
-    r.finishReason().ifPresent(event::finishReason);
-    r.groundingMetadata().ifPresent(event::groundingMetadata);
-    r.citationMetadata().ifPresent(event::citationMetadata);
-    r.avgLogprobs().ifPresent(event::avgLogprobs);
-    r.modelVersion().ifPresent(event::modelVersion);
-    r.interrupted().ifPresent(event::interrupted);
-    r.inputTranscription().ifPresent(event::inputTranscription);
-    r.outputTranscription().ifPresent(event::outputTranscription);
+    // isPresent/get, not ifPresent(event::x): no method reference bound per field and response
+    if (r.finishReason().isPresent()) {
+      event.finishReason(r.finishReason().get());
+    }
+    if (r.groundingMetadata().isPresent()) {
+      event.groundingMetadata(r.groundingMetadata().get());
+    }
+    if (r.citationMetadata().isPresent()) {
+      event.citationMetadata(r.citationMetadata().get());
+    }
+    if (r.avgLogprobs().isPresent()) {
+      event.avgLogprobs(r.avgLogprobs().get());
+    }
+    if (r.modelVersion().isPresent()) {
+      event.modelVersion(r.modelVersion().get());
+    }
+    if (r.interrupted().isPresent()) {
+      event.interrupted(r.interrupted().get());
+    }
+    if (r.inputTranscription().isPresent()) {
+      event.inputTranscription(r.inputTranscription().get());
+    }
+    if (r.outputTranscription().isPresent()) {
+      event.outputTranscription(r.outputTranscription().get());
+    }
     List<com.google.genai.types.CustomMetadata> own = r.customMetadata().orElse(null);
     if (rc.customMetadata().isEmpty()) {
       if (own != null) {

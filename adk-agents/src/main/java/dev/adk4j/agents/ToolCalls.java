@@ -277,14 +277,18 @@ final class ToolCalls {
       Map<String, Object> result = null;
       boolean answeredBefore = false;
       try {
-        for (BasePlugin p : plugins) {
+        // indexed: no iterator per loop (these lists are usually empty)
+        for (int pi = 0; pi < plugins.size(); pi++) {
+          BasePlugin p = plugins.get(pi);
           result = p.beforeToolCallback(tool, args, tc).blockingGet();
           if (result != null) {
             break;
           }
         }
         if (result == null) {
-          for (Callbacks.BeforeToolCallback cb : agent.beforeToolCallbacks()) {
+          // indexed: no iterator per loop (these lists are usually empty)
+          for (int ci = 0; ci < agent.beforeToolCallbacks().size(); ci++) {
+            Callbacks.BeforeToolCallback cb = agent.beforeToolCallbacks().get(ci);
             result = cb.call(tool, args, tc).blockingGet();
             if (result != null) {
               break;
@@ -361,13 +365,17 @@ final class ToolCalls {
       Map<String, Object> args,
       ToolContext tc,
       Map<String, Object> result) {
-    for (BasePlugin p : plugins) {
+    // indexed: no iterator per loop (these lists are usually empty)
+    for (int pi = 0; pi < plugins.size(); pi++) {
+      BasePlugin p = plugins.get(pi);
       Map<String, Object> replaced = p.afterToolCallback(tool, args, tc, result).blockingGet();
       if (replaced != null) {
         return replaced;
       }
     }
-    for (Callbacks.AfterToolCallback cb : agent.afterToolCallbacks()) {
+    // indexed: no iterator per loop (these lists are usually empty)
+    for (int ci = 0; ci < agent.afterToolCallbacks().size(); ci++) {
+      Callbacks.AfterToolCallback cb = agent.afterToolCallbacks().get(ci);
       Map<String, Object> replaced = cb.call(tool, args, tc, result).blockingGet();
       if (replaced != null) {
         return replaced;

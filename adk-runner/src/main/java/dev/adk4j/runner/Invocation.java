@@ -211,7 +211,9 @@ final class Invocation {
           if (message != null) {
             if (!userMessageCallbacksRan) {
               // Once per invocation: a turn that starts over keeps the message they gave.
-              for (BasePlugin p : plugins) {
+              // indexed: no iterator per loop (these lists are usually empty)
+              for (int pi = 0; pi < plugins.size(); pi++) {
+                BasePlugin p = plugins.get(pi);
                 Content replaced = p.onUserMessageCallback(ctx, message).blockingGet();
                 if (replaced != null) {
                   userMessage = replaced;
@@ -283,7 +285,9 @@ final class Invocation {
         failure = cancelled();
       }
       if (failure == null) {
-        for (BasePlugin p : plugins) {
+        // indexed: no iterator per loop (these lists are usually empty)
+        for (int pi = 0; pi < plugins.size(); pi++) {
+          BasePlugin p = plugins.get(pi);
           p.afterRunCallback(ctx).blockingAwait();
         }
         succeeded = true;
@@ -360,7 +364,9 @@ final class Invocation {
    * emitted as the root agent's reply, and true is returned.
    */
   private boolean beforeRun(InvocationContext ctx, FlowableEmitter<Event> emitter) {
-    for (BasePlugin p : plugins) {
+    // indexed: no iterator per loop (these lists are usually empty)
+    for (int pi = 0; pi < plugins.size(); pi++) {
+      BasePlugin p = plugins.get(pi);
       Content reply = p.beforeRunCallback(ctx).blockingGet();
       if (reply != null) {
         Event stored = ctx.persist(ctx.newEvent(agent.name()).content(reply).build());
@@ -374,7 +380,9 @@ final class Invocation {
   /** Emits a stored event, as the plugins' on-event hooks may replace it. */
   private void emit(InvocationContext ctx, Event stored, FlowableEmitter<Event> emitter) {
     Event out = stored;
-    for (BasePlugin p : plugins) {
+    // indexed: no iterator per loop (these lists are usually empty)
+    for (int pi = 0; pi < plugins.size(); pi++) {
+      BasePlugin p = plugins.get(pi);
       Event replaced = p.onEventCallback(ctx, stored).blockingGet();
       if (replaced != null) {
         out = replaced;
