@@ -47,10 +47,11 @@ final class Histories {
    * conversation {@code cache} holds for this session and branch when the session's events extend
    * the ones it was built from: then only the events stored since are converted, and the result (an
    * {@link AppendOnlyList} sharing the earlier contents) is remembered in turn. Only for the whole
-   * history ({@link LlmAgent.IncludeContents#DEFAULT}, no window): a history with a rewind, or a
-   * long-running call after its latest compaction, is converted whole each time, and a new rewind,
-   * compaction or long-running call among the new events makes the history converted whole again,
-   * since each of those changes how earlier events are shown.
+   * history ({@link LlmAgent.IncludeContents#DEFAULT}, no window) of at least {@link
+   * HistoryCache#MIN_EVENTS} events: a history with a rewind, or a long-running call after its
+   * latest compaction, is converted whole each time, and a new rewind, compaction or long-running
+   * call among the new events makes the history converted whole again, since each of those changes
+   * how earlier events are shown.
    */
   static List<Content> contentsFor(
       InvocationContext ctx,
@@ -61,7 +62,10 @@ final class Histories {
     Optional<String> branch = ctx.branch();
     List<Event> all = ctx.session().events();
     HistoryCache.Key key = null;
-    if (cache != null && include != LlmAgent.IncludeContents.NONE && historyWindow == null) {
+    if (cache != null
+        && all.size() >= HistoryCache.MIN_EVENTS
+        && include != LlmAgent.IncludeContents.NONE
+        && historyWindow == null) {
       Session session = ctx.session();
       key =
           new HistoryCache.Key(

@@ -24,6 +24,13 @@ final class HistoryCache {
   /** Sessions (times branches) remembered per agent: as many as a runner's session cache. */
   static final int MAX_ENTRIES = 1_000;
 
+  /**
+   * Histories shorter than this are converted whole and not remembered: a new conversation's
+   * requests cost less to convert than to look up and remember (a CPU profile of one-turn
+   * conversations showed the cache's put at 7 % of the turn).
+   */
+  static final int MIN_EVENTS = 8;
+
   /** A conversation: app, user, session, and the agent's branch (null: none). */
   record Key(String app, String user, String session, @Nullable String branch) {}
 
