@@ -207,6 +207,12 @@ public abstract class BaseAgent {
    * live run runs an {@link LlmAgent}.
    */
   final Flowable<Event> withAgentCallbacks(InvocationContext ctx, Flowable<Event> work) {
+    if (ctx.plugins().isEmpty()
+        && beforeAgentCallbacks.isEmpty()
+        && afterAgentCallbacks.isEmpty()) {
+      // No callback to run: the work alone, unless the invocation has ended (as below).
+      return Flowable.defer(() -> ctx.endInvocation() ? Flowable.<Event>empty() : work);
+    }
     return Flowable.defer(
         () -> {
           // Set when a before-agent callback answered in this agent's place. It skips this

@@ -20,12 +20,40 @@ import org.jspecify.annotations.Nullable;
 public class CallbackContext extends ReadonlyContext {
 
   private final State state;
-  private final ConcurrentHashMap<String, Integer> artifactDelta = new ConcurrentHashMap<>();
+
+  /** The artifacts saved through this context: name to version; made at the first save. */
+  private volatile @Nullable ConcurrentHashMap<String, Integer> artifactDelta;
+
   private volatile EventActions flags = EventActions.empty();
 
   public CallbackContext(InvocationContext invocationContext) {
     super(invocationContext);
     this.state = new State(liveStateOf(invocationContext));
+  }
+
+  private static final java.lang.invoke.VarHandle ARTIFACT_DELTA;
+
+  static {
+    try {
+      ARTIFACT_DELTA =
+          java.lang.invoke.MethodHandles.lookup()
+              .findVarHandle(CallbackContext.class, "artifactDelta", ConcurrentHashMap.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
+
+  /** The artifact delta, made (once, whoever wins the race) if there is none yet. */
+  @SuppressWarnings("unchecked")
+  private ConcurrentHashMap<String, Integer> artifacts() {
+    ConcurrentHashMap<String, Integer> m = artifactDelta;
+    if (m != null) {
+      return m;
+    }
+    ConcurrentHashMap<String, Integer> fresh = new ConcurrentHashMap<>();
+    ConcurrentHashMap<String, Integer> witness =
+        (ConcurrentHashMap<String, Integer>) ARTIFACT_DELTA.compareAndExchange(this, null, fresh);
+    return witness == null ? fresh : witness;
   }
 
   /** The live state; every write is recorded in this step's delta. */
@@ -37,7 +65,11 @@ public class CallbackContext extends ReadonlyContext {
   /** The actions of the event this step produces: the recorded delta and flags. */
   public EventActions actions() {
     EventActions f = flags;
-    return f.toBuilder().state(state).artifactDelta(artifactDelta).build();
+    ConcurrentHashMap<String, Integer> artifacts = artifactDelta;
+    if (f.isEmpty() && !state.hasDelta() && (artifacts == null || artifacts.isEmpty())) {
+      return f; // nothing recorded: the empty actions, not a copy of them
+    }
+    return f.toBuilder().state(state).artifactDelta(artifacts).build();
   }
 
   /**
@@ -56,7 +88,9 @@ public class CallbackContext extends ReadonlyContext {
               }
             });
     actions.stateIncrements().forEach(state::increment);
-    artifactDelta.putAll(actions.artifactDelta());
+    if (!actions.artifactDelta().isEmpty()) {
+      artifacts().putAll(actions.artifactDelta());
+    }
     flags =
         EventActions.builder()
             .transferToAgent(actions.transferToAgent().orElse(null))
@@ -71,7 +105,8 @@ public class CallbackContext extends ReadonlyContext {
 
   /** Whether this step recorded anything an event must carry. */
   public boolean hasActions() {
-    return state.hasDelta() || !artifactDelta.isEmpty() || !flags.isEmpty();
+    ConcurrentHashMap<String, Integer> artifacts = artifactDelta;
+    return state.hasDelta() || (artifacts != null && !artifacts.isEmpty()) || !flags.isEmpty();
   }
 
   /**
@@ -96,7 +131,7 @@ public class CallbackContext extends ReadonlyContext {
                         invocationContext.session().id(),
                         filename,
                         artifact)
-                    .doOnSuccess(v -> artifactDelta.put(filename, v)))
+                    .doOnSuccess(v -> artifacts().put(filename, v)))
         .orElse(
             Single.error(
                 new IllegalStateException(

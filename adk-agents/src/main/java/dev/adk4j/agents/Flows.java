@@ -7,10 +7,7 @@ import io.reactivex.rxjava3.core.Scheduler;
 import io.reactivex.rxjava3.disposables.Disposable;
 import io.reactivex.rxjava3.functions.Consumer;
 import java.time.Duration;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Subscription;
@@ -64,41 +61,15 @@ final class Flows {
       forEach(items, onItem);
       return;
     }
-    BlockingQueue<Object> signals = new LinkedBlockingQueue<>();
-    AtomicReference<@Nullable Subscription> subscription = new AtomicReference<>();
-    items.subscribe(
-        new FlowableSubscriber<T>() {
-          @Override
-          public void onSubscribe(Subscription s) {
-            subscription.set(s);
-            s.request(Long.MAX_VALUE);
-          }
-
-          @Override
-          public void onNext(T item) {
-            signals.add(item);
-          }
-
-          @Override
-          public void onError(Throwable e) {
-            signals.add(new Failure(e));
-          }
-
-          @Override
-          public void onComplete() {
-            signals.add(DONE);
-          }
-        });
+    Signals signals = new Signals();
+    items.subscribe(signals);
     long nanos = Math.max(1, timeout.toNanos());
     Throwable failure = null;
     try {
       while (true) {
-        Object signal =
-            timers == null
-                ? signals.poll(nanos, TimeUnit.NANOSECONDS)
-                : next(signals, timers, nanos);
+        Object signal = timers == null ? signals.poll(nanos) : next(signals, timers, nanos);
         if (signal == null) {
-          cancel(subscription);
+          signals.cancel();
           failure = onTimeout.get();
           break;
         }
@@ -114,7 +85,7 @@ final class Flows {
         onItem.accept(item);
       }
     } catch (Throwable t) { // interrupted, or onItem failed: the flow is abandoned
-      cancel(subscription);
+      signals.cancel();
       failure = t;
     }
     if (failure != null) {
@@ -126,9 +97,9 @@ final class Flows {
    * The next signal, or null when {@code timers} measured {@code nanos} first. A timer that fired
    * as a signal came leaves its mark in the queue; a later wait skips it.
    */
-  private static @Nullable Object next(BlockingQueue<Object> signals, Scheduler timers, long nanos)
+  private static @Nullable Object next(Signals signals, Scheduler timers, long nanos)
       throws InterruptedException {
-    Object signal = signals.poll();
+    Object signal = signals.poll(0);
     while (signal == null || signal instanceof Deadline) {
       Deadline deadline = new Deadline();
       Disposable timer =
@@ -147,6 +118,87 @@ final class Flows {
     return signal;
   }
 
+  /**
+   * The signals of one flow, queued for the thread that consumes them, which waits for each with a
+   * deadline. A flow that emits on the subscribing thread (a model that answers at once) has queued
+   * them all before the first wait, so nothing waits. Lighter than a {@code LinkedBlockingQueue}:
+   * one monitor, a small array queue.
+   */
+  private static final class Signals implements FlowableSubscriber<Object> {
+    private final java.util.ArrayDeque<Object> queue = new java.util.ArrayDeque<>(4);
+    private @Nullable Subscription subscription;
+
+    @Override
+    public void onSubscribe(Subscription s) {
+      synchronized (this) {
+        subscription = s;
+      }
+      s.request(Long.MAX_VALUE);
+    }
+
+    @Override
+    public void onNext(Object item) {
+      add(item);
+    }
+
+    @Override
+    public void onError(Throwable e) {
+      add(new Failure(e));
+    }
+
+    @Override
+    public void onComplete() {
+      add(DONE);
+    }
+
+    synchronized void add(Object signal) {
+      queue.add(signal);
+      notifyAll();
+    }
+
+    /** The next signal, waiting up to {@code nanos} for it; null if none came. */
+    synchronized @Nullable Object poll(long nanos) throws InterruptedException {
+      if (Thread.interrupted()) {
+        throw new InterruptedException(); // as a blocking queue's poll: interrupted, it stops
+      }
+      Object signal = queue.poll();
+      if (signal != null || nanos <= 0) {
+        return signal;
+      }
+      long deadline = System.nanoTime() + nanos;
+      while ((signal = queue.poll()) == null) {
+        long left = deadline - System.nanoTime();
+        if (left <= 0) {
+          return null;
+        }
+        TimeUnit.NANOSECONDS.timedWait(this, left);
+      }
+      return signal;
+    }
+
+    /** The next signal, waiting for it as long as it takes. */
+    synchronized Object take() throws InterruptedException {
+      if (Thread.interrupted()) {
+        throw new InterruptedException();
+      }
+      Object signal;
+      while ((signal = queue.poll()) == null) {
+        wait();
+      }
+      return signal;
+    }
+
+    void cancel() {
+      Subscription s;
+      synchronized (this) {
+        s = subscription;
+      }
+      if (s != null) {
+        s.cancel();
+      }
+    }
+  }
+
   /** The mark of one wait's deadline in the signal queue. */
   private static final class Deadline {}
 
@@ -158,13 +210,6 @@ final class Flows {
 
     Failure(Throwable error) {
       this.error = error;
-    }
-  }
-
-  private static void cancel(AtomicReference<@Nullable Subscription> subscription) {
-    Subscription s = subscription.get();
-    if (s != null) {
-      s.cancel();
     }
   }
 

@@ -6,7 +6,9 @@ import com.google.genai.types.FunctionResponse;
 import com.google.genai.types.Part;
 import dev.adk4j.events.Event;
 import dev.adk4j.events.EventCompaction;
+import dev.adk4j.internal.AppendOnlyList;
 import dev.adk4j.internal.Json;
+import dev.adk4j.sessions.Session;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -37,8 +39,49 @@ final class Histories {
       String agentName,
       LlmAgent.IncludeContents include,
       @Nullable Integer historyWindow) {
+    return contentsFor(ctx, agentName, include, historyWindow, null);
+  }
+
+  /**
+   * {@link #contentsFor(InvocationContext, String, LlmAgent.IncludeContents, Integer)}, reusing the
+   * conversation {@code cache} holds for this session and branch when the session's events extend
+   * the ones it was built from: then only the events stored since are converted, and the result (an
+   * {@link AppendOnlyList} sharing the earlier contents) is remembered in turn. Only for the whole
+   * history ({@link LlmAgent.IncludeContents#DEFAULT}, no window) of at least {@link
+   * HistoryCache#MIN_EVENTS} events: a history with a rewind, or a long-running call after its
+   * latest compaction, is converted whole each time, and a new rewind, compaction or long-running
+   * call among the new events makes the history converted whole again, since each of those changes
+   * how earlier events are shown.
+   */
+  static List<Content> contentsFor(
+      InvocationContext ctx,
+      String agentName,
+      LlmAgent.IncludeContents include,
+      @Nullable Integer historyWindow,
+      @Nullable HistoryCache cache) {
     Optional<String> branch = ctx.branch();
-    List<Event> events = withoutRewound(ctx.session().events());
+    List<Event> all = ctx.session().events();
+    HistoryCache.Key key = null;
+    if (cache != null
+        && all.size() >= HistoryCache.MIN_EVENTS
+        && include != LlmAgent.IncludeContents.NONE
+        && historyWindow == null) {
+      Session session = ctx.session();
+      key =
+          new HistoryCache.Key(
+              session.appName(), session.userId(), session.id(), branch.orElse(null));
+      HistoryCache.Built built = cache.get(key);
+      if (built != null && HistoryCache.samePrefix(built.source(), all, built.size())) {
+        AppendOnlyList<Content> extended = extended(built, all, branch, agentName);
+        if (extended != null) {
+          if (all.size() > built.size()) {
+            cache.put(key, new HistoryCache.Built(all, all.size(), extended));
+          }
+          return extended;
+        }
+      }
+    }
+    List<Event> events = withoutRewound(all);
     int from = 0;
     List<Content> contents = new ArrayList<>();
     EventCompaction summary = null;
@@ -81,20 +124,65 @@ final class Histories {
       if (latest != null) {
         c = withoutSuperseded(c, i, latest);
       }
-      if (c == null || c.parts().orElse(List.of()).isEmpty() || !onBranch(branch, e.branch())) {
-        continue;
-      }
-      String author = e.author() == null ? "user" : e.author();
-      if (author.equals("user") || author.equals(agentName)) {
-        contents.add(c);
-      } else {
-        Content retold = retell(author, c);
-        if (retold != null) {
-          contents.add(retold);
-        }
+      Content shown = c == null ? null : shown(e, c, branch, agentName);
+      if (shown != null) {
+        contents.add(shown);
       }
     }
+    if (key != null && cache != null && events == all && latest == null) {
+      // Later events only add to this conversation: remembered for the next request.
+      AppendOnlyList<Content> built = AppendOnlyList.<Content>of().plus(contents);
+      cache.put(key, new HistoryCache.Built(all, all.size(), built));
+      return built;
+    }
     return contents;
+  }
+
+  /**
+   * The contents of {@code built} followed by those of the events of {@code all} after its
+   * source's; null if one of those events changes how earlier ones are shown (a rewind, a
+   * compaction, a long-running call: see {@link #contentsFor}).
+   */
+  private static @Nullable AppendOnlyList<Content> extended(
+      HistoryCache.Built built, List<Event> all, Optional<String> branch, String agentName) {
+    int n = built.size();
+    if (all.size() == n) {
+      return built.contents();
+    }
+    List<Content> more = new ArrayList<>(all.size() - n);
+    for (int i = n; i < all.size(); i++) {
+      Event e = all.get(i);
+      if (e.actions().rewindBeforeInvocationId().isPresent()
+          || e.actions().compaction().isPresent()
+          || e.longRunningToolIds().isPresent()) {
+        return null;
+      }
+      if (e.partial().orElse(false) || e.content().isEmpty()) {
+        continue;
+      }
+      Content shown = shown(e, e.content().get(), branch, agentName);
+      if (shown != null) {
+        more.add(shown);
+      }
+    }
+    return built.contents().plus(more);
+  }
+
+  /**
+   * What the model of {@code agentName} on {@code branch} is shown of event {@code e} with content
+   * {@code c}: {@code c} itself for the user's and the agent's own events, another agent's retold
+   * as context; null when nothing (no part left, or another branch's event).
+   */
+  private static @Nullable Content shown(
+      Event e, Content c, Optional<String> branch, String agentName) {
+    if (c.parts().orElse(List.of()).isEmpty() || !onBranch(branch, e.branch())) {
+      return null;
+    }
+    String author = e.author() == null ? "user" : e.author();
+    if (author.equals("user") || author.equals(agentName)) {
+      return c;
+    }
+    return retell(author, c);
   }
 
   /**

@@ -144,8 +144,7 @@ public final class InvocationContext {
    * agent it runs).
    */
   InvocationContext withTelemetry(Context telemetry) {
-    InvocationContext c = copy(agent, branch);
-    return new InvocationContext(c.toBuilderState(telemetry), shared);
+    return new InvocationContext(toBuilderState(telemetry), shared);
   }
 
   /**
@@ -354,20 +353,26 @@ public final class InvocationContext {
     Map<String, @Nullable Object> delta = event.actions().stateDelta();
     Map<String, @Nullable Object> storedDelta = stored.actions().stateDelta();
     ConcurrentMap<String, Object> live = shared.live;
-    for (Map.Entry<String, @Nullable Object> e : delta.entrySet()) {
-      String key = e.getKey();
-      Object value = e.getValue();
-      if (value == null) {
-        live.remove(key);
-      } else if (live.get(key) != value) {
-        live.put(key, value);
-      }
+    // forEach, not an iteration: the maps are read-only views, whose iterators wrap every entry
+    if (!delta.isEmpty()) {
+      delta.forEach(
+          (key, value) -> {
+            if (value == null) {
+              live.remove(key);
+            } else if (live.get(key) != value) {
+              live.put(key, value);
+            }
+          });
     }
-    for (String key : stored.actions().stateIncrements().keySet()) {
-      Object value = storedDelta.get(key);
-      if (value != null && live.get(key) != value) {
-        live.put(key, value);
-      }
+    Map<String, Long> increments = stored.actions().stateIncrements();
+    if (!increments.isEmpty()) {
+      increments.forEach(
+          (key, amount) -> {
+            Object value = storedDelta.get(key);
+            if (value != null && live.get(key) != value) {
+              live.put(key, value);
+            }
+          });
     }
   }
 

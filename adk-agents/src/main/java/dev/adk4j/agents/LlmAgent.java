@@ -88,6 +88,9 @@ public final class LlmAgent extends BaseAgent {
   private final boolean disallowTransferToPeers;
   private final @Nullable Schema inputSchema;
 
+  /** The conversations this agent's last requests were built from (see {@link HistoryCache}). */
+  final HistoryCache histories = new HistoryCache();
+
   private LlmAgent(Builder b) {
     super(
         b.requireName(), b.description, b.subAgents, b.beforeAgentCallbacks, b.afterAgentCallbacks);
@@ -355,6 +358,27 @@ public final class LlmAgent extends BaseAgent {
         : InstructionUtils.injectSessionState(readonly, globalInstruction);
   }
 
+  /**
+   * The instruction as it is when it needs no rendering (no provider, no placeholder): what {@link
+   * #canonicalInstruction} gives for any context, without a {@code Single}; null otherwise.
+   */
+  @Nullable String staticInstruction() {
+    if (instructionProvider != null) {
+      return null;
+    }
+    return instruction == null ? "" : instruction.indexOf('{') < 0 ? instruction : null;
+  }
+
+  /** {@link #staticInstruction()} for the global instruction. */
+  @Nullable String staticGlobalInstruction() {
+    if (globalInstructionProvider != null) {
+      return null;
+    }
+    return globalInstruction == null
+        ? ""
+        : globalInstruction.indexOf('{') < 0 ? globalInstruction : null;
+  }
+
   /** Its events are stored where they are made (see {@link BaseAgent#storesOwnEvents}). */
   @Override
   boolean storesOwnEvents() {
@@ -363,8 +387,9 @@ public final class LlmAgent extends BaseAgent {
 
   @Override
   protected Flowable<Event> runAsyncImpl(InvocationContext context) {
-    return Flowable.create(
-        emitter -> new LlmFlow(this, context, emitter).run(), BackpressureStrategy.BUFFER);
+    // Flowable.create(..., BUFFER), without a queue while the consumer keeps up
+    return dev.adk4j.internal.EmitterFlowable.create(
+        emitter -> new LlmFlow(this, context, emitter).run());
   }
 
   /**

@@ -66,6 +66,23 @@ final class LlmFlow {
               }),
           true);
 
+  /**
+   * Whether a tool class overrides {@link BaseTool#processLlmRequest} (BaseTool's does nothing).
+   */
+  private static final ClassValue<Boolean> PREPARES_REQUESTS =
+      new ClassValue<>() {
+        @Override
+        protected Boolean computeValue(Class<?> type) {
+          try {
+            return type.getMethod("processLlmRequest", LlmRequest.Builder.class, ToolContext.class)
+                    .getDeclaringClass()
+                != BaseTool.class;
+          } catch (NoSuchMethodException e) {
+            return true; // cannot tell: called as before
+          }
+        }
+      };
+
   private final LlmAgent agent;
   private final InvocationContext ctx;
   private final FlowableEmitter<Event> emitter;
@@ -133,7 +150,9 @@ final class LlmFlow {
     // The plugins' hooks first: they may change the request, or answer in the model's place, which
     // skips the agent's own before-model callbacks.
     LlmResponse shortCircuit = null;
-    for (BasePlugin p : ctx.plugins()) {
+    // indexed: no iterator per loop (these lists are usually empty)
+    for (int pi = 0; pi < ctx.plugins().size(); pi++) {
+      BasePlugin p = ctx.plugins().get(pi);
       shortCircuit = p.beforeModelCallback(cc, requestBuilder).blockingGet();
       if (shortCircuit != null) {
         break;
@@ -141,7 +160,9 @@ final class LlmFlow {
     }
     LlmRequest request = requestBuilder.build();
     if (shortCircuit == null) {
-      for (Callbacks.BeforeModelCallback cb : agent.beforeModelCallbacks()) {
+      // indexed: no iterator per loop (these lists are usually empty)
+      for (int ci = 0; ci < agent.beforeModelCallbacks().size(); ci++) {
+        Callbacks.BeforeModelCallback cb = agent.beforeModelCallbacks().get(ci);
         shortCircuit = cb.call(cc, request).blockingGet();
         if (shortCircuit != null) {
           break;
@@ -293,14 +314,18 @@ final class LlmFlow {
     LlmResponse r = response;
     if (!fromCallback) {
       LlmResponse replaced = null;
-      for (BasePlugin p : ctx.plugins()) {
+      // indexed: no iterator per loop (these lists are usually empty)
+      for (int pi = 0; pi < ctx.plugins().size(); pi++) {
+        BasePlugin p = ctx.plugins().get(pi);
         replaced = p.afterModelCallback(cc, r).blockingGet();
         if (replaced != null) {
           break;
         }
       }
       if (replaced == null) {
-        for (Callbacks.AfterModelCallback cb : agent.afterModelCallbacks()) {
+        // indexed: no iterator per loop (these lists are usually empty)
+        for (int ci = 0; ci < agent.afterModelCallbacks().size(); ci++) {
+          Callbacks.AfterModelCallback cb = agent.afterModelCallbacks().get(ci);
           replaced = cb.call(cc, r).blockingGet();
           if (replaced != null) {
             break;
@@ -324,7 +349,9 @@ final class LlmFlow {
     withResponseMetadata(event, r, ctx.runConfig());
     Event draft = event.build();
     agent.recordOutput(cc, draft);
-    Event stored = ctx.persist(draft.toBuilder().actions(cc.actions()).build());
+    // Built again only if the step recorded actions (callbacks' writes, the output key).
+    Event stored =
+        ctx.persist(cc.hasActions() ? draft.toBuilder().actions(cc.actions()).build() : draft);
     emit(stored);
     return stored;
   }
@@ -335,14 +362,31 @@ final class LlmFlow {
    * event}, with the run's {@link RunConfig#customMetadata()} after the response's own entries.
    */
   static Event.Builder withResponseMetadata(Event.Builder event, LlmResponse r, RunConfig rc) {
-    r.finishReason().ifPresent(event::finishReason);
-    r.groundingMetadata().ifPresent(event::groundingMetadata);
-    r.citationMetadata().ifPresent(event::citationMetadata);
-    r.avgLogprobs().ifPresent(event::avgLogprobs);
-    r.modelVersion().ifPresent(event::modelVersion);
-    r.interrupted().ifPresent(event::interrupted);
-    r.inputTranscription().ifPresent(event::inputTranscription);
-    r.outputTranscription().ifPresent(event::outputTranscription);
+    // isPresent/get, not ifPresent(event::x): no method reference bound per field and response
+    if (r.finishReason().isPresent()) {
+      event.finishReason(r.finishReason().get());
+    }
+    if (r.groundingMetadata().isPresent()) {
+      event.groundingMetadata(r.groundingMetadata().get());
+    }
+    if (r.citationMetadata().isPresent()) {
+      event.citationMetadata(r.citationMetadata().get());
+    }
+    if (r.avgLogprobs().isPresent()) {
+      event.avgLogprobs(r.avgLogprobs().get());
+    }
+    if (r.modelVersion().isPresent()) {
+      event.modelVersion(r.modelVersion().get());
+    }
+    if (r.interrupted().isPresent()) {
+      event.interrupted(r.interrupted().get());
+    }
+    if (r.inputTranscription().isPresent()) {
+      event.inputTranscription(r.inputTranscription().get());
+    }
+    if (r.outputTranscription().isPresent()) {
+      event.outputTranscription(r.outputTranscription().get());
+    }
     List<com.google.genai.types.CustomMetadata> own = r.customMetadata().orElse(null);
     if (rc.customMetadata().isEmpty()) {
       if (own != null) {
@@ -362,12 +406,25 @@ final class LlmFlow {
   LlmRequest.Builder buildRequest() {
     LlmRequest.Builder b = LlmRequest.builder().model(modelNameForRequest());
     // Instructions are read, never written: providers get a read-only context.
-    ReadonlyContext readonly = new ReadonlyContext(ctx);
+    // An instruction without placeholders or provider is taken as it is (no Single to wait for).
+    @Nullable ReadonlyContext readonly = null;
     BaseAgent root = agent.rootAgent();
-    if (root instanceof LlmAgent) {
-      b.appendInstruction(((LlmAgent) root).canonicalGlobalInstruction(readonly).blockingGet());
+    if (root instanceof LlmAgent rootLlm) {
+      String global = rootLlm.staticGlobalInstruction();
+      if (global == null) {
+        readonly = new ReadonlyContext(ctx);
+        global = rootLlm.canonicalGlobalInstruction(readonly).blockingGet();
+      }
+      b.appendInstruction(global);
     }
-    b.appendInstruction(agent.canonicalInstruction(readonly).blockingGet());
+    String instruction = agent.staticInstruction();
+    if (instruction == null) {
+      instruction =
+          agent
+              .canonicalInstruction(readonly != null ? readonly : new ReadonlyContext(ctx))
+              .blockingGet();
+    }
+    b.appendInstruction(instruction);
     List<BaseAgent> targets = AgentTransfer.targets(agent);
     if (!targets.isEmpty()) {
       b.appendInstruction(AgentTransfer.instruction(targets));
@@ -382,8 +439,15 @@ final class LlmFlow {
     b.config(agent.requestConfig());
     b.contents(
         Histories.contentsFor(
-            ctx, agent.name(), agent.includeContents(), agent.historyWindow().orElse(null)));
+            ctx,
+            agent.name(),
+            agent.includeContents(),
+            agent.historyWindow().orElse(null),
+            agent.histories));
     for (BaseTool t : tools) {
+      if (!PREPARES_REQUESTS.get(t.getClass())) {
+        continue; // BaseTool's processLlmRequest: nothing to do, no context to make
+      }
       ToolContext context = new ToolContext(ctx, null);
       t.processLlmRequest(b, context).blockingAwait();
       if (context.hasActions()) {
@@ -450,7 +514,7 @@ final class LlmFlow {
     if (content == null || content.parts().isEmpty()) {
       return content;
     }
-    List<Part> parts = new ArrayList<>();
+    List<Part> parts = new ArrayList<>(content.parts().get().size());
     boolean changed = false;
     for (Part p : content.parts().get()) {
       if (p.functionCall().isPresent() && p.functionCall().get().id().isEmpty()) {

@@ -100,7 +100,7 @@ final class ToolCalls {
       Map<String, ToolConfirmation> confirmations) {
     int retriesLeft = ctx.runConfig().stateConflictRetries();
     while (true) {
-      List<ToolContext> contexts = new ArrayList<>();
+      List<ToolContext> contexts = new ArrayList<>(calls.size());
       for (FunctionCall call : calls) {
         String id = call.id().orElse(null);
         contexts.add(new ToolContext(ctx, id, id == null ? null : confirmations.get(id)));
@@ -108,7 +108,7 @@ final class ToolCalls {
       List<Map<String, Object>> results = callAll(agent, ctx, calls, contexts);
       // Merged in the order of the calls, whatever order they finished in: on a key several
       // calls wrote, the later call wins.
-      List<Part> parts = new ArrayList<>();
+      List<Part> parts = new ArrayList<>(calls.size());
       EventActions actions = EventActions.empty();
       for (int i = 0; i < calls.size(); i++) {
         FunctionCall call = calls.get(i);
@@ -175,7 +175,7 @@ final class ToolCalls {
         config.toolExecutionMode() == RunConfig.ToolExecutionMode.SEQUENTIAL
             ? 1
             : Math.min(n, config.maxParallelToolCalls());
-    List<Map<String, Object>> results = new ArrayList<>();
+    List<Map<String, Object>> results = new ArrayList<>(n);
     if (width <= 1) {
       for (int i = 0; i < n; i++) {
         results.add(call(agent, calls.get(i), contexts.get(i)));
@@ -277,14 +277,18 @@ final class ToolCalls {
       Map<String, Object> result = null;
       boolean answeredBefore = false;
       try {
-        for (BasePlugin p : plugins) {
+        // indexed: no iterator per loop (these lists are usually empty)
+        for (int pi = 0; pi < plugins.size(); pi++) {
+          BasePlugin p = plugins.get(pi);
           result = p.beforeToolCallback(tool, args, tc).blockingGet();
           if (result != null) {
             break;
           }
         }
         if (result == null) {
-          for (Callbacks.BeforeToolCallback cb : agent.beforeToolCallbacks()) {
+          // indexed: no iterator per loop (these lists are usually empty)
+          for (int ci = 0; ci < agent.beforeToolCallbacks().size(); ci++) {
+            Callbacks.BeforeToolCallback cb = agent.beforeToolCallbacks().get(ci);
             result = cb.call(tool, args, tc).blockingGet();
             if (result != null) {
               break;
@@ -361,13 +365,17 @@ final class ToolCalls {
       Map<String, Object> args,
       ToolContext tc,
       Map<String, Object> result) {
-    for (BasePlugin p : plugins) {
+    // indexed: no iterator per loop (these lists are usually empty)
+    for (int pi = 0; pi < plugins.size(); pi++) {
+      BasePlugin p = plugins.get(pi);
       Map<String, Object> replaced = p.afterToolCallback(tool, args, tc, result).blockingGet();
       if (replaced != null) {
         return replaced;
       }
     }
-    for (Callbacks.AfterToolCallback cb : agent.afterToolCallbacks()) {
+    // indexed: no iterator per loop (these lists are usually empty)
+    for (int ci = 0; ci < agent.afterToolCallbacks().size(); ci++) {
+      Callbacks.AfterToolCallback cb = agent.afterToolCallbacks().get(ci);
       Map<String, Object> replaced = cb.call(tool, args, tc, result).blockingGet();
       if (replaced != null) {
         return replaced;

@@ -6,6 +6,7 @@ import com.google.genai.types.GenerateContentConfig;
 import com.google.genai.types.LiveConnectConfig;
 import com.google.genai.types.Part;
 import com.google.genai.types.Tool;
+import dev.adk4j.internal.AppendOnlyList;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -27,7 +28,7 @@ public final class LlmRequest {
 
   private LlmRequest(Builder b) {
     this.model = b.model;
-    this.contents = List.copyOf(b.contents);
+    this.contents = b.contentsShared ? b.contents : List.copyOf(b.contents);
     this.systemInstruction = b.systemInstruction;
     this.functionDeclarations = List.copyOf(b.functionDeclarations);
     this.baseConfig = b.config;
@@ -41,7 +42,8 @@ public final class LlmRequest {
   public Builder toBuilder() {
     Builder b = new Builder();
     b.model = model;
-    b.contents.addAll(contents);
+    b.contents = contents; // immutable: shared until the builder adds to it
+    b.contentsShared = true;
     b.systemInstruction = systemInstruction;
     b.functionDeclarations.addAll(functionDeclarations);
     b.config = baseConfig;
@@ -128,7 +130,15 @@ public final class LlmRequest {
   /** Builds an {@link LlmRequest}. Not thread-safe. */
   public static final class Builder {
     private @Nullable String model;
-    private final List<Content> contents = new ArrayList<>();
+
+    /**
+     * The contents: a list this builder owns, or, while {@link #contentsShared}, an immutable one
+     * it shares (an {@link AppendOnlyList} it was given, or a built request's), copied before the
+     * first {@link #addContent}; a request built meanwhile shares it too.
+     */
+    private List<Content> contents = new ArrayList<>();
+
+    private boolean contentsShared;
     private @Nullable String systemInstruction;
     private final List<FunctionDeclaration> functionDeclarations = new ArrayList<>();
     private @Nullable GenerateContentConfig config;
@@ -142,13 +152,24 @@ public final class LlmRequest {
     }
 
     public Builder contents(List<Content> contents) {
-      this.contents.clear();
-      this.contents.addAll(contents);
+      if (contents instanceof AppendOnlyList) {
+        // immutable, elements non-null: shared, as a long conversation's history is not copied
+        this.contents = contents;
+        this.contentsShared = true;
+      } else {
+        this.contents = new ArrayList<>(contents);
+        this.contentsShared = false;
+      }
       return this;
     }
 
     public Builder addContent(Content content) {
-      this.contents.add(Objects.requireNonNull(content));
+      Objects.requireNonNull(content);
+      if (contentsShared) {
+        this.contents = new ArrayList<>(this.contents);
+        this.contentsShared = false;
+      }
+      this.contents.add(content);
       return this;
     }
 

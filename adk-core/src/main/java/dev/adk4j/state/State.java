@@ -92,20 +92,61 @@ public final class State extends java.util.AbstractMap<String, Object>
   private static final Object ABSENT = new Object();
 
   private final ConcurrentMap<String, Object> state;
-  private final ConcurrentMap<String, Object> delta;
 
-  /** Key to the value it had when this state first read it (or {@link #ABSENT}). */
-  private final ConcurrentMap<String, Object> reads = new ConcurrentHashMap<>();
+  // The tracking maps are made on first use (most states of a turn, such as a model step's
+  // callback context or a request's tool contexts, never write, and many never read): until then
+  // null, read as empty. Made with a compare-and-set, so that concurrent first writes share one.
+
+  /** The delta: key to its new value, or {@link #REMOVED}; null until the first write. */
+  private volatile @Nullable ConcurrentMap<String, Object> delta;
+
+  /** Key to the value it had when this state first read it (or {@link #ABSENT}); lazy. */
+  private volatile @Nullable ConcurrentMap<String, Object> reads;
 
   /** Key to the amount by which this state incremented it, for keys whose last write is one. */
-  private final ConcurrentMap<String, Long> increments = new ConcurrentHashMap<>();
+  private volatile @Nullable ConcurrentMap<String, Long> increments;
 
-  /** Key to the value it had before this state first changed it (or {@link #ABSENT}). */
-  private final ConcurrentMap<String, Object> originals = new ConcurrentHashMap<>();
+  /** Key to the value it had before this state first changed it (or {@link #ABSENT}); lazy. */
+  private volatile @Nullable ConcurrentMap<String, Object> originals;
+
+  private static final java.lang.invoke.VarHandle DELTA_MAP;
+  private static final java.lang.invoke.VarHandle READS_MAP;
+  private static final java.lang.invoke.VarHandle INCREMENTS_MAP;
+  private static final java.lang.invoke.VarHandle ORIGINALS_MAP;
+
+  static {
+    try {
+      java.lang.invoke.MethodHandles.Lookup l = java.lang.invoke.MethodHandles.lookup();
+      DELTA_MAP = l.findVarHandle(State.class, "delta", ConcurrentMap.class);
+      READS_MAP = l.findVarHandle(State.class, "reads", ConcurrentMap.class);
+      INCREMENTS_MAP = l.findVarHandle(State.class, "increments", ConcurrentMap.class);
+      ORIGINALS_MAP = l.findVarHandle(State.class, "originals", ConcurrentMap.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
+
+  /** The map {@code handle} holds, made (once, whoever wins the race) if there is none yet. */
+  @SuppressWarnings("unchecked")
+  private <V> ConcurrentMap<String, V> made(java.lang.invoke.VarHandle handle) {
+    ConcurrentMap<String, V> m = (ConcurrentMap<String, V>) handle.getVolatile(this);
+    if (m != null) {
+      return m;
+    }
+    ConcurrentMap<String, V> fresh = new ConcurrentHashMap<>();
+    ConcurrentMap<String, V> witness =
+        (ConcurrentMap<String, V>) handle.compareAndExchange(this, null, fresh);
+    return witness == null ? fresh : witness;
+  }
+
+  /** The delta map, made if there is none yet: for writes. */
+  private ConcurrentMap<String, Object> writableDelta() {
+    return made(DELTA_MAP);
+  }
 
   /** A state over {@code state} with a fresh, empty delta. */
   public State(ConcurrentMap<String, Object> state) {
-    this(state, new ConcurrentHashMap<>());
+    this.state = Objects.requireNonNull(state, "state");
   }
 
   /**
@@ -114,7 +155,7 @@ public final class State extends java.util.AbstractMap<String, Object>
    */
   public State(ConcurrentMap<String, Object> state, @Nullable ConcurrentMap<String, Object> delta) {
     this.state = Objects.requireNonNull(state, "state");
-    this.delta = delta == null ? new ConcurrentHashMap<>() : delta;
+    this.delta = delta;
   }
 
   /**
@@ -181,7 +222,8 @@ public final class State extends java.util.AbstractMap<String, Object>
 
   /** Whether any mutation has been recorded. */
   public boolean hasDelta() {
-    return !delta.isEmpty();
+    ConcurrentMap<String, Object> d = delta;
+    return d != null && !d.isEmpty();
   }
 
   /**
@@ -192,9 +234,15 @@ public final class State extends java.util.AbstractMap<String, Object>
    */
   public Map<String, @Nullable Object> expectations() {
     Map<String, @Nullable Object> out = new java.util.LinkedHashMap<>();
-    for (String key : delta.keySet()) {
-      Object read = reads.get(key);
-      if (read != null && !increments.containsKey(key) && Scope.of(key).isStored()) {
+    ConcurrentMap<String, Object> d = delta;
+    ConcurrentMap<String, Object> r = reads;
+    if (d == null || r == null) {
+      return out; // nothing written, or nothing read
+    }
+    ConcurrentMap<String, Long> inc = increments;
+    for (String key : d.keySet()) {
+      Object read = r.get(key);
+      if (read != null && (inc == null || !inc.containsKey(key)) && Scope.of(key).isStored()) {
         out.put(key, read == ABSENT ? null : read);
       }
     }
@@ -207,7 +255,8 @@ public final class State extends java.util.AbstractMap<String, Object>
    * applies the amount to the stored value instead and records the value that results.
    */
   public Map<String, Long> increments() {
-    return Map.copyOf(increments);
+    ConcurrentMap<String, Long> inc = increments;
+    return inc == null || inc.isEmpty() ? Map.of() : Map.copyOf(inc);
   }
 
   /**
@@ -242,13 +291,15 @@ public final class State extends java.util.AbstractMap<String, Object>
                     + ": the sum overflows a long",
                 e);
           }
-          originals.putIfAbsent(k, old == null ? ABSENT : old);
-          boolean plainWritePending = delta.containsKey(k) && !increments.containsKey(k);
+          ConcurrentMap<String, Object> d = writableDelta();
+          ConcurrentMap<String, Long> inc = made(INCREMENTS_MAP);
+          this.<Object>made(ORIGINALS_MAP).putIfAbsent(k, old == null ? ABSENT : old);
+          boolean plainWritePending = d.containsKey(k) && !inc.containsKey(k);
           if (!plainWritePending) {
-            increments.merge(k, amount, Math::addExact);
+            inc.merge(k, amount, Math::addExact);
           }
           Object value = Json.normalize(k, next);
-          delta.put(k, value);
+          d.put(k, value);
           result[0] = next;
           return value;
         });
@@ -303,32 +354,45 @@ public final class State extends java.util.AbstractMap<String, Object>
    * Used to drop the writes of a tool that failed.
    */
   public void discard() {
-    for (Map.Entry<String, Object> e : originals.entrySet()) {
-      String key = e.getKey();
-      Object original = e.getValue() == ABSENT ? null : e.getValue();
-      Object written = delta.get(key);
-      if (written == null) {
-        continue;
+    ConcurrentMap<String, Object> d = delta;
+    ConcurrentMap<String, Object> o = originals;
+    if (d != null && o != null) {
+      for (Map.Entry<String, Object> e : o.entrySet()) {
+        String key = e.getKey();
+        Object original = e.getValue() == ABSENT ? null : e.getValue();
+        Object written = d.get(key);
+        if (written == null) {
+          continue;
+        }
+        state.compute(
+            key,
+            (k, current) -> {
+              boolean ours = written == REMOVED ? current == null : written.equals(current);
+              return ours ? original : current;
+            });
       }
-      state.compute(
-          key,
-          (k, current) -> {
-            boolean ours = written == REMOVED ? current == null : written.equals(current);
-            return ours ? original : current;
-          });
     }
-    delta.clear();
-    reads.clear();
-    increments.clear();
-    originals.clear();
+    clear(d);
+    clear(reads);
+    clear(increments);
+    clear(originals);
+  }
+
+  private static void clear(@Nullable Map<String, ?> map) {
+    if (map != null) {
+      map.clear();
+    }
   }
 
   private void recordRead(Object key, @Nullable Object value) {
-    if (key instanceof String && !delta.containsKey(key)) {
+    ConcurrentMap<String, Object> d = delta;
+    if (key instanceof String && (d == null || !d.containsKey(key))) {
       // A frozen value (every value written through a State) is kept as it is; a mutable one (as
       // read from a session copy) is copied, so that changing it later does not change the read.
-      reads.putIfAbsent(
-          (String) key, value == null ? ABSENT : Json.isFrozen(value) ? value : Json.copy(value));
+      this.<Object>made(READS_MAP)
+          .putIfAbsent(
+              (String) key,
+              value == null ? ABSENT : Json.isFrozen(value) ? value : Json.copy(value));
     }
   }
 
@@ -339,7 +403,10 @@ public final class State extends java.util.AbstractMap<String, Object>
    */
   public Map<String, @Nullable Object> delta() {
     Map<String, @Nullable Object> copy = new java.util.LinkedHashMap<>();
-    delta.forEach((k, v) -> copy.put(k, v == REMOVED ? null : v));
+    ConcurrentMap<String, Object> d = delta;
+    if (d != null) {
+      d.forEach((k, v) -> copy.put(k, v == REMOVED ? null : v));
+    }
     return copy;
   }
 
@@ -556,9 +623,12 @@ public final class State extends java.util.AbstractMap<String, Object>
           }
           result[2] = Boolean.TRUE;
           result[1] = next;
-          originals.putIfAbsent(k, old == null ? ABSENT : old);
-          increments.remove(k);
-          delta.put(k, next == null ? REMOVED : next);
+          this.<Object>made(ORIGINALS_MAP).putIfAbsent(k, old == null ? ABSENT : old);
+          ConcurrentMap<String, Long> inc = increments;
+          if (inc != null) {
+            inc.remove(k);
+          }
+          writableDelta().put(k, next == null ? REMOVED : next);
           return next;
         });
     return result;

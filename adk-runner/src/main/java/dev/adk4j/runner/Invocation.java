@@ -153,7 +153,7 @@ final class Invocation {
    */
   private @Nullable Throwable runInSpan(
       FlowableEmitter<Event> emitter, String newInvocationId, Span span) {
-    String key = appName + '\u0000' + userId + '\u0000' + sessionId;
+    String key = null; // the session's key in the runner's queue: a service without leases only
     long deadline = System.nanoTime() + runConfig.maxSessionWait().toNanos();
     SessionTurns.Permit permit = null;
     SessionLease lease = null;
@@ -169,7 +169,10 @@ final class Invocation {
       SessionLease onFirstAppend =
           storesFirst ? sessionService.leaseOnFirstAppend(appName, userId, sessionId) : null;
       lease = onFirstAppend != null ? onFirstAppend : lease(runConfig.maxSessionWait());
-      permit = runner.turns.ifUnguarded(lease, key, deadline, runConfig.sessionWaitListener());
+      if ("none".equals(lease.owner())) {
+        key = appName + '\u0000' + userId + '\u0000' + sessionId;
+        permit = runner.turns.ifUnguarded(lease, key, deadline, runConfig.sessionWaitListener());
+      }
       Resumption resume = null;
       boolean userMessageCallbacksRan = false;
       Content userMessage = null; // as a plugin replaced it
@@ -214,7 +217,9 @@ final class Invocation {
           if (message != null) {
             if (!userMessageCallbacksRan) {
               // Once per invocation: a turn that starts over keeps the message they gave.
-              for (BasePlugin p : plugins) {
+              // indexed: no iterator per loop (these lists are usually empty)
+              for (int pi = 0; pi < plugins.size(); pi++) {
+                BasePlugin p = plugins.get(pi);
                 Content replaced = p.onUserMessageCallback(ctx, message).blockingGet();
                 if (replaced != null) {
                   userMessage = replaced;
@@ -235,7 +240,10 @@ final class Invocation {
               sessionId,
               userId,
               appName);
-          EventActions.Builder userActions = EventActions.builder().stateDelta(stateDelta);
+          EventActions userActions =
+              stateDelta == null || stateDelta.isEmpty()
+                  ? EventActions.empty()
+                  : EventActions.builder().stateDelta(stateDelta).build();
           if (message != null && runConfig.saveInputBlobsAsArtifacts()) {
             // ADK's saveInputBlobsAsArtifacts: once per invocation (a turn that starts over keeps
             // what was saved), then the model sees the message with the blobs named, not held.
@@ -247,11 +255,12 @@ final class Invocation {
             if (savedBlobs != null) {
               message = savedBlobs.message();
               ctx = newContext(session, message, ctx.invocationId(), resume);
-              userActions.artifactDelta(savedBlobs.artifactDelta());
+              userActions =
+                  userActions.toBuilder().artifactDelta(savedBlobs.artifactDelta()).build();
             }
           }
           if (message != null || (stateDelta != null && !stateDelta.isEmpty())) {
-            ctx.persist(ctx.newEvent("user").content(message).actions(userActions.build()).build());
+            ctx.persist(ctx.newEvent("user").content(message).actions(userActions).build());
           }
           break;
         } catch (SessionBusyException | dev.adk4j.sessions.StaleSessionException e) {
@@ -282,7 +291,9 @@ final class Invocation {
         failure = cancelled();
       }
       if (failure == null) {
-        for (BasePlugin p : plugins) {
+        // indexed: no iterator per loop (these lists are usually empty)
+        for (int pi = 0; pi < plugins.size(); pi++) {
+          BasePlugin p = plugins.get(pi);
           p.afterRunCallback(ctx).blockingAwait();
         }
         succeeded = true;
@@ -320,7 +331,9 @@ final class Invocation {
           lease.close();
         }
       }
-      runner.turns.release(key, permit);
+      if (key != null) {
+        runner.turns.release(key, permit);
+      }
     }
     return terminal;
   }
@@ -359,7 +372,9 @@ final class Invocation {
    * emitted as the root agent's reply, and true is returned.
    */
   private boolean beforeRun(InvocationContext ctx, FlowableEmitter<Event> emitter) {
-    for (BasePlugin p : plugins) {
+    // indexed: no iterator per loop (these lists are usually empty)
+    for (int pi = 0; pi < plugins.size(); pi++) {
+      BasePlugin p = plugins.get(pi);
       Content reply = p.beforeRunCallback(ctx).blockingGet();
       if (reply != null) {
         Event stored = ctx.persist(ctx.newEvent(agent.name()).content(reply).build());
@@ -373,7 +388,9 @@ final class Invocation {
   /** Emits a stored event, as the plugins' on-event hooks may replace it. */
   private void emit(InvocationContext ctx, Event stored, FlowableEmitter<Event> emitter) {
     Event out = stored;
-    for (BasePlugin p : plugins) {
+    // indexed: no iterator per loop (these lists are usually empty)
+    for (int pi = 0; pi < plugins.size(); pi++) {
+      BasePlugin p = plugins.get(pi);
       Event replaced = p.onEventCallback(ctx, stored).blockingGet();
       if (replaced != null) {
         out = replaced;

@@ -50,12 +50,28 @@ record Resumption(
    */
   static @Nullable Resumption of(
       BaseAgent root, Session session, @Nullable Content message, String appName, String userId) {
+    if (!answersAnything(message)) {
+      return null; // an ordinary message: nothing to resume (and no description to build)
+    }
     String where = SessionException.describe(appName, userId, session.id());
     PendingCalls.Resume resume = PendingCalls.resumeOf(session.events(), message, where);
     if (resume == null) {
       return null;
     }
     return at(root, resume.agentName(), resume.invocationId(), resume.branch(), null, where);
+  }
+
+  /** Whether {@code message} holds a function response (else it resumes nothing). */
+  private static boolean answersAnything(@Nullable Content message) {
+    if (message == null) {
+      return false;
+    }
+    for (com.google.genai.types.Part p : message.parts().orElse(List.of())) {
+      if (p.functionResponse().isPresent()) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**

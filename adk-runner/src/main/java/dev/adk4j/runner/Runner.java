@@ -120,6 +120,9 @@ public class Runner implements AutoCloseable {
   /** One turn at a time per session within this runner. */
   final SessionTurns turns = new SessionTurns();
 
+  /** The run configuration of the runs that give none (immutable: built once). */
+  private static final RunConfig DEFAULT_RUN_CONFIG = RunConfig.builder().build();
+
   /** Sessions whose events this runner keeps between turns. */
   static final int CACHED_SESSIONS = 1_000;
 
@@ -390,7 +393,7 @@ public class Runner implements AutoCloseable {
   /** ADK for Java's form: runs one invocation on the session {@code key} names (its app aside). */
   public final Flowable<Event> runAsync(
       dev.adk4j.sessions.SessionKey key, @Nullable Content newMessage) {
-    return runAsync(key, newMessage, RunConfig.builder().build());
+    return runAsync(key, newMessage, DEFAULT_RUN_CONFIG);
   }
 
   /** ADK for Java's form of {@link #runAsync(String, String, Content, RunConfig)}. */
@@ -424,7 +427,7 @@ public class Runner implements AutoCloseable {
   /** Runs one invocation with the default {@link RunConfig}. */
   public final Flowable<Event> runAsync(
       String userId, String sessionId, @Nullable Content newMessage) {
-    return runAsync(userId, sessionId, newMessage, RunConfig.builder().build());
+    return runAsync(userId, sessionId, newMessage, DEFAULT_RUN_CONFIG);
   }
 
   /** Runs one invocation; see the class comment. */
@@ -517,12 +520,12 @@ public class Runner implements AutoCloseable {
                   io.opentelemetry.api.trace.Span.fromContext(current).getSpanContext().isValid()
                       ? current
                       : assembled;
-              return Flowable.<Event>create(
+              // Flowable.create(..., BUFFER), without a queue while the consumer keeps up
+              return dev.adk4j.internal.EmitterFlowable.<Event>create(
                   emitter ->
                       new Invocation(
                               this, userId, sessionId, newMessage, runConfig, stateDelta, resumedId)
-                          .run(emitter, caller),
-                  BackpressureStrategy.BUFFER);
+                          .run(emitter, caller));
             });
     // A streamed run gets a thread of its own, so that every consumer, a blocking one included,
     // sees each partial response as it arrives; any other run works on the subscribing thread.

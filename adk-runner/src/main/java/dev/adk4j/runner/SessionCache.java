@@ -21,8 +21,11 @@ final class SessionCache {
 
   private record Entry(long revision, List<Event> events) {}
 
+  /** A session's ids (a record: no string built per lookup). */
+  private record Key(String app, String user, String id) {}
+
   private final int maxSessions;
-  private final Map<String, Entry> entries;
+  private final Map<Key, Entry> entries;
 
   SessionCache(int maxSessions) {
     this.maxSessions = maxSessions;
@@ -41,7 +44,7 @@ final class SessionCache {
       String user,
       String id,
       boolean fromLatestCompaction) {
-    String key = key(app, user, id);
+    Key key = new Key(app, user, id);
     Entry cached = get(key);
     if (cached != null) {
       Session fresh =
@@ -101,7 +104,7 @@ final class SessionCache {
             session.revision(),
             from == 0 ? events : List.copyOf(events.subList(from, events.size())));
     synchronized (entries) {
-      entries.put(key(session.appName(), session.userId(), session.id()), entry);
+      entries.put(new Key(session.appName(), session.userId(), session.id()), entry);
       if (entries.size() > maxSessions) {
         entries.remove(entries.keySet().iterator().next());
       }
@@ -110,17 +113,13 @@ final class SessionCache {
 
   void forget(String app, String user, String id) {
     synchronized (entries) {
-      entries.remove(key(app, user, id));
+      entries.remove(new Key(app, user, id));
     }
   }
 
-  private @Nullable Entry get(String key) {
+  private @Nullable Entry get(Key key) {
     synchronized (entries) {
       return entries.get(key);
     }
-  }
-
-  private static String key(String app, String user, String id) {
-    return app + '\u0000' + user + '\u0000' + id;
   }
 }

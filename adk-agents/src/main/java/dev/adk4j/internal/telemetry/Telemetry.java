@@ -116,9 +116,25 @@ public final class Telemetry {
     return GlobalOpenTelemetry.getOrNoop().getTracer(INSTRUMENTATION_NAME);
   }
 
+  /**
+   * The span a no-op tracer would start under {@code parent} (one carrying the parent's span
+   * context, so that context still propagates), or null when an OpenTelemetry SDK is registered:
+   * without one, no span builder, name or attribute is made for each agent, model and tool call.
+   */
+  private static @Nullable Span untraced(Context parent) {
+    if (GlobalOpenTelemetry.getOrNoop() != io.opentelemetry.api.OpenTelemetry.noop()) {
+      return null;
+    }
+    return Span.wrap(Span.fromContext(parent).getSpanContext());
+  }
+
   /** Starts the span of one Runner invocation, a child of {@code parent}'s span if it has one. */
   public static Span startInvocation(
       Context parent, String appName, String sessionId, String invocationId, String agentName) {
+    Span untraced = untraced(parent);
+    if (untraced != null) {
+      return untraced;
+    }
     return tracer()
         .spanBuilder("invocation")
         .setParent(parent)
@@ -142,6 +158,10 @@ public final class Telemetry {
   /** Starts the span of one agent run under {@code parent}. */
   public static Span startAgent(
       Context parent, String agentName, String description, String sessionId, String invocationId) {
+    Span untraced = untraced(parent);
+    if (untraced != null) {
+      return untraced;
+    }
     return tracer()
         .spanBuilder("invoke_agent " + agentName)
         .setParent(parent)
@@ -157,6 +177,10 @@ public final class Telemetry {
   /** Starts the span of one model call under {@code parent}. */
   public static Span startModelCall(
       Context parent, String agentName, @Nullable String model, String invocationId) {
+    Span untraced = untraced(parent);
+    if (untraced != null) {
+      return untraced;
+    }
     return tracer()
         .spanBuilder("call_llm")
         .setParent(parent)
@@ -286,6 +310,10 @@ public final class Telemetry {
       @Nullable String callId,
       String agentName,
       String invocationId) {
+    Span untraced = untraced(parent);
+    if (untraced != null) {
+      return untraced;
+    }
     return tracer()
         .spanBuilder("execute_tool " + toolName)
         .setParent(parent)

@@ -31,6 +31,9 @@ import org.openjdk.jmh.infra.Blackhole;
  * turns on fresh conversations (fewer on a database), and each iteration ends by checking every
  * conversation's counter and messages.
  *
+ * <p>Each fork runs with a fixed, pre-touched heap of 1 GiB, as {@link PeerTurnCompare} (why: see
+ * there).
+ *
  * <p>Run: {@code adk-benchmarks-peers/peers.sh}, or {@code java -jar
  * adk-benchmarks-peers/target/peers.jar PeerHistoryCompare [-p setup=spring-ai/sqlite]}.
  */
@@ -38,7 +41,9 @@ import org.openjdk.jmh.infra.Blackhole;
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 @Warmup(iterations = 10)
 @Measurement(iterations = 20)
-@Fork(1)
+@Fork(
+    value = 1,
+    jvmArgsPrepend = {"-Xms1g", "-Xmx1g", "-XX:+AlwaysPreTouch"})
 @State(Scope.Thread)
 public class PeerHistoryCompare {
 
