@@ -15,7 +15,7 @@
 # Writes the JMH logs and JSON, table.md (the markdown tables for docs/benchmarks.md),
 # footprint.md (heap per session), start.txt (JVM start to first answered turn),
 # machine.txt (cores, JDK, commit, load average before and after) and load.log (the load average
-# every 5 s). About 8 minutes on an idle 2-core machine after the build (an hour at a load average of 15).
+# every 5 s). About 10 minutes on an idle 2-core machine after the build (an hour at a load average of 15).
 set -euo pipefail
 
 cd "$(dirname "$0")/.."

@@ -30,8 +30,9 @@ import javax.imageio.ImageIO;
  *
  * The first markdown table in the file is read: its header row names the columns; separator rows
  * ({@code | --- |}) are skipped; a bar's label is its row's {@code --label} cells (the first column
- * by default); a value cell's thousands separators are ignored, and a row whose value cell is not a
- * number is left out. Only java.awt and javax.imageio are used; the program runs headless.
+ * by default); a value cell's first number is its value (thousands separators ignored), and a row
+ * whose value cell has none is left out. Only java.awt and javax.imageio are used; the program runs
+ * headless.
  */
 public final class TableChart {
 
@@ -107,13 +108,16 @@ public final class TableChart {
     return cells;
   }
 
-  /** The cell as a number, or NaN when it is not one (an empty cell, "failed"). */
+  private static final java.util.regex.Pattern NUMBER =
+      java.util.regex.Pattern.compile("-?[0-9][0-9,]*(\\.[0-9]+)?");
+
+  /**
+   * The first number in the cell ({@code "1,422 ± 534 ops/s"} is 1422, {@code "(41 %)"} is 41), or
+   * NaN when it has none (an empty cell, "failed").
+   */
   static double number(String cell) {
-    try {
-      return Double.parseDouble(cell.replace(",", "").replace("**", ""));
-    } catch (NumberFormatException e) {
-      return Double.NaN;
-    }
+    java.util.regex.Matcher m = NUMBER.matcher(cell);
+    return m.find() ? Double.parseDouble(m.group().replace(",", "")) : Double.NaN;
   }
 
   static void draw(

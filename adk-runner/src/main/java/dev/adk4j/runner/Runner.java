@@ -582,6 +582,30 @@ public class Runner implements AutoCloseable {
   }
 
   /**
+   * ADK for Java's form of {@link #runLive(String, String, dev.adk4j.agents.LiveRequestQueue,
+   * RunConfig)}: the key's user and session; its app name is not checked against {@link
+   * #appName()}, as in ADK (and as {@link #runAsync(dev.adk4j.sessions.SessionKey, Content)}). A
+   * key without a session id fails the run, naming its app and user.
+   */
+  public final Flowable<Event> runLive(
+      dev.adk4j.sessions.SessionKey key,
+      dev.adk4j.agents.LiveRequestQueue queue,
+      RunConfig runConfig) {
+    Objects.requireNonNull(key, "key");
+    String id = key.id();
+    if (id == null) {
+      return Flowable.error(
+          new IllegalArgumentException(
+              "SessionKey of app '"
+                  + key.appName()
+                  + "' and user '"
+                  + key.userId()
+                  + "' has no session id"));
+    }
+    return runLive(key.userId(), id, queue, runConfig);
+  }
+
+  /**
    * {@link #runLive(String, String, dev.adk4j.agents.LiveRequestQueue, RunConfig)} on {@code
    * session}'s ids (it is read afresh).
    */

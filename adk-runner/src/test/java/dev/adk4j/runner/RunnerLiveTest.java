@@ -1,6 +1,7 @@
 package dev.adk4j.runner;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -14,6 +15,7 @@ import dev.adk4j.events.Event;
 import dev.adk4j.models.Gemini;
 import dev.adk4j.sessions.DatabaseSessionService;
 import dev.adk4j.sessions.Session;
+import dev.adk4j.sessions.SessionKey;
 import dev.adk4j.tools.Annotations;
 import dev.adk4j.tools.FunctionTool;
 import dev.adk4j.tools.ToolContext;
@@ -147,10 +149,11 @@ class RunnerLiveTest {
     }
 
     Run(String sessionId, LiveRequestQueue queue, RunConfig config) {
-      subscription =
-          runner
-              .runLive(USER, sessionId, queue, config)
-              .subscribe(out::add, out::add, () -> out.add(DONE));
+      this(runner.runLive(USER, sessionId, queue, config));
+    }
+
+    Run(io.reactivex.rxjava3.core.Flowable<Event> run) {
+      subscription = run.subscribe(out::add, out::add, () -> out.add(DONE));
     }
 
     private Object next() throws InterruptedException {
@@ -237,6 +240,34 @@ class RunnerLiveTest {
     assertThat(setup.toString()).contains("Talk with Ada.").contains("setColor");
     assertThat(api.received("clientContent").stream().map(FakeLiveApi::lastTurnText))
         .contains("hello", "how are you");
+  }
+
+  @Test
+  void runLive_sessionKey_runsTheKeysSession_andAKeyWithoutIdFailsNamingItsAppAndUser()
+      throws Exception {
+    sessions.createSession(APP, USER, Map.of("user:name", "Ada"), "keyed").blockingGet();
+    LiveRequestQueue queue = new LiveRequestQueue();
+    queue.content(user("hello"));
+    try (Run run =
+        new Run(
+            runner.runLive(
+                new SessionKey(APP, USER, "keyed"), queue, RunConfig.builder().build()))) {
+      assertThat(run.turn().stringifyContent()).isEqualTo("Hello, Ada");
+      queue.close();
+      run.awaitEnd();
+    }
+    assertThat(texts(stored("keyed").events())).containsExactly("user: hello", "voice: Hello, Ada");
+
+    assertThatThrownBy(
+            () ->
+                runner
+                    .runLive(
+                        new SessionKey(APP, USER, null),
+                        new LiveRequestQueue(),
+                        RunConfig.builder().build())
+                    .blockingSubscribe())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("SessionKey of app '" + APP + "' and user '" + USER + "' has no session id");
   }
 
   @Test
