@@ -294,6 +294,16 @@ public class Runner implements AutoCloseable {
   }
 
   /** The session services' rule for ids: not null, not empty, not whitespace only. */
+  /** The error of an ADK-style run given a {@code SessionKey} without a session id. */
+  private static IllegalArgumentException noSessionId(dev.adk4j.sessions.SessionKey key) {
+    return new IllegalArgumentException(
+        "SessionKey of app '"
+            + key.appName()
+            + "' and user '"
+            + key.userId()
+            + "' has no session id");
+  }
+
   private static void requireId(String id, String name) {
     if (id == null) { // the message is built only on failure: this runs on every turn
       throw new NullPointerException(name + " must not be null");
@@ -413,13 +423,7 @@ public class Runner implements AutoCloseable {
       @Nullable Map<String, Object> stateDelta) {
     String id = key.id();
     if (id == null) {
-      return Flowable.error(
-          new IllegalArgumentException(
-              "SessionKey of app '"
-                  + key.appName()
-                  + "' and user '"
-                  + key.userId()
-                  + "' has no session id"));
+      return Flowable.error(noSessionId(key));
     }
     return runAsync(key.userId(), id, newMessage, runConfig, stateDelta);
   }
@@ -594,13 +598,7 @@ public class Runner implements AutoCloseable {
     Objects.requireNonNull(key, "key");
     String id = key.id();
     if (id == null) {
-      return Flowable.error(
-          new IllegalArgumentException(
-              "SessionKey of app '"
-                  + key.appName()
-                  + "' and user '"
-                  + key.userId()
-                  + "' has no session id"));
+      return Flowable.error(noSessionId(key));
     }
     return runLive(key.userId(), id, queue, runConfig);
   }
