@@ -3,12 +3,16 @@ package dev.adk4j.internal.jdbc;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
+import java.net.URI;
 import java.net.URISyntaxException;
 import java.net.URL;
+import java.nio.file.FileSystem;
+import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -28,7 +32,11 @@ class SchemaVersionsTest {
     URL url = Schema.class.getClassLoader().getResource(folder);
     assertThat(url).as("migrations of %s", dialect).isNotNull();
     List<String> versions;
-    try (Stream<Path> files = Files.list(Path.of(url.toURI()))) {
+    URI uri = url.toURI();
+    // in a jar when the tests run in adk-sessions-tests, in a folder in an IDE
+    try (FileSystem jar =
+            "jar".equals(uri.getScheme()) ? FileSystems.newFileSystem(uri, Map.of()) : null;
+        Stream<Path> files = Files.list(Path.of(uri))) {
       versions =
           files
               .map(f -> f.getFileName().toString())
