@@ -60,10 +60,12 @@ final class TcpProxy implements AutoCloseable {
 
   /** Closes every connection through the proxy (both ends). */
   void dropAll() {
-    for (Socket s : sockets) {
-      closeQuietly(s);
+    synchronized (sockets) {
+      for (Socket s : sockets) {
+        closeQuietly(s);
+      }
+      sockets.clear();
     }
-    sockets.clear();
   }
 
   /** Stops listening: new connections are refused until {@link #accept()}. */
@@ -124,8 +126,17 @@ final class TcpProxy implements AutoCloseable {
         closeQuietly(upstream);
         continue;
       }
-      sockets.add(client);
-      sockets.add(upstream);
+      synchronized (sockets) {
+        // Accepted before refuse(), connected upstream after it (and maybe after the dropAll()
+        // that follows it): the cut must not let it through.
+        if (closed || server.isClosed()) {
+          closeQuietly(client);
+          closeQuietly(upstream);
+          return;
+        }
+        sockets.add(client);
+        sockets.add(upstream);
+      }
       daemon("up", () -> pump(client, upstream)).start();
       daemon("down", () -> pump(upstream, client)).start();
     }
