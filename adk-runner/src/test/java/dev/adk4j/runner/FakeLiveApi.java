@@ -100,19 +100,8 @@ final class FakeLiveApi implements AutoCloseable {
     } catch (Exception e) {
       throw new IllegalStateException(e);
     }
-    // TLS 1.2: Java-WebSocket's TLS channel (the fake's side) can keep a client message that
-    // arrives while it handles a handshake record, and TLS 1.3 sends those after the handshake
-    // too. Once, under a loaded build, the fake never received a run's realtimeInput and the run
-    // waited for an answer that never came; the protocol tested here does not depend on TLS 1.3.
     OkHttpClient http =
-        new OkHttpClient.Builder()
-            .sslSocketFactory(tls.getSocketFactory(), trust)
-            .connectionSpecs(
-                List.of(
-                    new okhttp3.ConnectionSpec.Builder(okhttp3.ConnectionSpec.MODERN_TLS)
-                        .tlsVersions(okhttp3.TlsVersion.TLS_1_2)
-                        .build()))
-            .build();
+        new OkHttpClient.Builder().sslSocketFactory(tls.getSocketFactory(), trust).build();
     return Client.builder()
         .apiKey("fake-key")
         .vertexAI(false)
