@@ -7,8 +7,10 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.google.genai.Client;
 import com.google.genai.types.ClientOptions;
 import com.google.genai.types.HttpOptions;
+import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.nio.ByteBuffer;
 import java.security.KeyStore;
 import java.util.List;
@@ -18,12 +20,12 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLServerSocket;
 import javax.net.ssl.TrustManagerFactory;
 import javax.net.ssl.X509TrustManager;
 import okhttp3.OkHttpClient;
 import org.java_websocket.WebSocket;
 import org.java_websocket.handshake.ClientHandshake;
-import org.java_websocket.server.DefaultSSLWebSocketServerFactory;
 import org.java_websocket.server.WebSocketServer;
 
 /**
@@ -57,6 +59,7 @@ final class FakeLiveApi implements AutoCloseable {
   private final List<JsonNode> received = new CopyOnWriteArrayList<>();
   private final Server server;
   private final SSLContext tls;
+  private final SSLServerSocket front;
 
   FakeLiveApi(Script script) throws Exception {
     this.script = script;
@@ -72,17 +75,58 @@ final class FakeLiveApi implements AutoCloseable {
     tls = SSLContext.getInstance("TLS");
     tls.init(kmf.getKeyManagers(), tmf.getTrustManagers(), null);
     server = new Server();
-    server.setWebSocketFactory(new DefaultSSLWebSocketServerFactory(tls));
     server.setReuseAddr(true);
     server.start();
     if (!server.started.await(10, TimeUnit.SECONDS)) {
       throw new IllegalStateException("the fake Live API did not start");
     }
+    front =
+        (SSLServerSocket)
+            tls.getServerSocketFactory()
+                .createServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress());
+    Thread accepting = new Thread(this::acceptTls, "fake-live-api-tls");
+    accepting.setDaemon(true);
+    accepting.start();
   }
 
   /** The base URL to give the client: {@code https://127.0.0.1:<port>}. */
   String baseUrl() {
-    return "https://127.0.0.1:" + server.getPort();
+    return "https://127.0.0.1:" + front.getLocalPort();
+  }
+
+  /**
+   * TLS is ended here, by the JDK's own server socket, and the plain bytes go to the websocket
+   * server: Java-WebSocket's TLS channel can lose a client message that arrives in the same read as
+   * a handshake record (its issue #1418). Under a loaded build the fake once missed a run's
+   * realtimeInput, and with TLS 1.2's resumed handshakes it missed whole upgrade requests.
+   */
+  private void acceptTls() {
+    while (!front.isClosed()) {
+      try {
+        Socket client = front.accept();
+        Socket plain = new Socket(java.net.InetAddress.getLoopbackAddress(), server.getPort());
+        pipe(client, plain);
+        pipe(plain, client);
+      } catch (IOException e) {
+        return; // closed
+      }
+    }
+  }
+
+  private static void pipe(Socket from, Socket to) {
+    Thread t =
+        new Thread(
+            () -> {
+              try (from;
+                  to) {
+                from.getInputStream().transferTo(to.getOutputStream());
+              } catch (IOException e) {
+                // one side closed: closing both ends the other direction too
+              }
+            },
+            "fake-live-api-pipe");
+    t.setDaemon(true);
+    t.start();
   }
 
   /** A google-genai client on this fake (Gemini Developer API shape, a dummy key). */
@@ -122,6 +166,7 @@ final class FakeLiveApi implements AutoCloseable {
 
   @Override
   public void close() throws Exception {
+    front.close();
     server.stop(1000);
   }
 
