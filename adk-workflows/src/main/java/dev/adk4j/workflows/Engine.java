@@ -447,7 +447,10 @@ final class Engine {
       java.util.concurrent.CountDownLatch ended = new java.util.concurrent.CountDownLatch(1);
       Runnable task =
           () -> {
-            token.started(Thread.currentThread());
+            if (!token.started(Thread.currentThread())) {
+              ended.countDown(); // timed out before its thread started: it does not run at all
+              return;
+            }
             CURRENT.set(token);
             try {
               result.complete(attempt(node, path, input, n));
@@ -990,11 +993,13 @@ final class Engine {
       return cancelled;
     }
 
-    synchronized void started(Thread t) {
-      thread = t;
+    /** Whether the attempt may run on {@code t}: false if it timed out before it started. */
+    synchronized boolean started(Thread t) {
       if (cancelled) {
-        t.interrupt(); // timed out before it started
+        return false;
       }
+      thread = t;
+      return true;
     }
 
     synchronized void finished() {

@@ -96,8 +96,12 @@ class NodeTimeTest {
     assertThat(session("s1").state()).containsEntry("done", true);
   }
 
-  /** A node whose first attempt writes, then hangs until interrupted; later ones finish. */
-  static Node hanging(AtomicInteger attempts, CountDownLatch interrupted) {
+  /**
+   * A node whose first attempt writes, counts down {@code hangs}, then hangs until interrupted;
+   * later ones finish. A test moves time only after {@code hangs}: an attempt timed out before its
+   * thread started never runs, and the retry would then be the one to hang.
+   */
+  static Node hanging(AtomicInteger attempts, CountDownLatch hangs, CountDownLatch interrupted) {
     return Node.function(
         "slow",
         String.class,
@@ -106,6 +110,7 @@ class NodeTimeTest {
           int n = attempts.incrementAndGet();
           ctx.state().put("attempt_" + n, true);
           if (n == 1) {
+            hangs.countDown();
             try {
               new CountDownLatch(1).await();
             } catch (InterruptedException e) {
@@ -121,9 +126,10 @@ class NodeTimeTest {
   void aNodeOverItsTimeout_isInterrupted_itsWritesDropped_andItsRetryPolicyRunsItAgain()
       throws Exception {
     AtomicInteger attempts = new AtomicInteger();
+    CountDownLatch hangs = new CountDownLatch(1);
     CountDownLatch interrupted = new CountDownLatch(1);
     Node slow =
-        hanging(attempts, interrupted)
+        hanging(attempts, hangs, interrupted)
             .withTimeout(Duration.ofMinutes(1))
             .withRetry(
                 RetryConfig.attempts(2, Duration.ZERO)
@@ -132,6 +138,7 @@ class NodeTimeTest {
 
     CompletableFuture<List<Event>> run = start(wf, "s2");
     time.awaitPending(1);
+    assertThat(hangs.await(10, TimeUnit.SECONDS)).isTrue();
     time.advance(Duration.ofMinutes(1));
 
     join(run);
@@ -151,12 +158,15 @@ class NodeTimeTest {
   @Test
   void aNodeOverItsTimeout_withoutRetry_endsTheRunWithAnErrorNamingTheNodeAndTimeout()
       throws Exception {
+    CountDownLatch hangs = new CountDownLatch(1);
     Node slow =
-        hanging(new AtomicInteger(), new CountDownLatch(1)).withTimeout(Duration.ofMinutes(1));
+        hanging(new AtomicInteger(), hangs, new CountDownLatch(1))
+            .withTimeout(Duration.ofMinutes(1));
     Workflow wf = Workflow.builder().name("deadline").scheduler(time).start(slow).build();
 
     CompletableFuture<List<Event>> run = start(wf, "s3");
     time.awaitPending(1);
+    assertThat(hangs.await(10, TimeUnit.SECONDS)).isTrue();
     time.advance(Duration.ofSeconds(59));
     assertThat(run).isNotDone();
     time.advance(Duration.ofSeconds(1));
@@ -173,6 +183,59 @@ class NodeTimeTest {
             .orElseThrow();
     assertThat(error.errorMessage().orElseThrow()).contains("timed out after PT1M");
     assertThat(session("s3").state()).doesNotContainKey("attempt_1");
+  }
+
+  @Test
+  void anAttemptTimedOutBeforeItsThreadStarted_neverRuns_andItsRetryRunsOnce() throws Exception {
+    // The executor runs the node (submitted by the run) and holds back, as a busy pool would, the
+    // first task a node submits on it: the node's first timed attempt.
+    CompletableFuture<Runnable> held = new CompletableFuture<>();
+    java.util.concurrent.Executor gated =
+        task -> {
+          boolean fromNode = Thread.currentThread().getName().equals("gated");
+          if (!fromNode || !held.complete(task)) {
+            new Thread(task, "gated").start();
+          }
+        };
+    AtomicInteger runs = new AtomicInteger();
+    Node counted =
+        Node.function(
+                "counted",
+                String.class,
+                String.class,
+                (ctx, in) -> {
+                  int n = runs.incrementAndGet();
+                  ctx.state().put("run_" + n, true);
+                  return "run " + n;
+                })
+            .withTimeout(Duration.ofMinutes(1))
+            .withRetry(
+                RetryConfig.attempts(2, Duration.ZERO)
+                    .retryingOn(e -> e instanceof TimeoutException));
+    Workflow wf = Workflow.builder().name("queued").scheduler(time).start(counted).build();
+    Runner runner = Runner.builder().agent(wf).appName("app").sessionService(sessions).build();
+    RunConfig config = RunConfig.builder().autoCreateSession(true).toolExecutor(gated).build();
+    CompletableFuture<List<Event>> run =
+        CompletableFuture.supplyAsync(
+            () ->
+                InvocationFailedException.throwIfFailed(
+                    runner
+                        .runAsync("u", "s5", Contents.user("go"), config)
+                        .toList()
+                        .blockingGet()));
+
+    Runnable first = held.get(10, TimeUnit.SECONDS);
+    time.awaitPending(1);
+    time.advance(Duration.ofMinutes(1)); // the first attempt times out before it starts
+    join(run);
+    assertThat(runs).hasValue(1);
+
+    Thread late = new Thread(first); // its thread starts now: it must not run the node
+    late.start();
+    late.join(10_000);
+    assertThat(late.isAlive()).isFalse();
+    assertThat(runs).hasValue(1);
+    assertThat(session("s5").state()).containsEntry("run_1", true).doesNotContainKey("run_2");
   }
 
   @Test
