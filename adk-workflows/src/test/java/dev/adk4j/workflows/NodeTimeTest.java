@@ -12,6 +12,7 @@ import dev.adk4j.sessions.InMemorySessionService;
 import dev.adk4j.sessions.Session;
 import dev.adk4j.testing.ScriptedLlm;
 import dev.adk4j.testsupport.Contents;
+import io.reactivex.rxjava3.core.Flowable;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -240,7 +241,16 @@ class NodeTimeTest {
 
   @Test
   void anAgentNodeWhoseModelHangs_isStoppedAtItsTimeout_andRetried() throws Exception {
-    ScriptedLlm model = ScriptedLlm.builder().thenNoAnswer().thenText("answered").build();
+    CountDownLatch asked = new CountDownLatch(1);
+    ScriptedLlm model =
+        ScriptedLlm.builder()
+            .thenFlowable(
+                req -> {
+                  asked.countDown();
+                  return Flowable.never(); // no answer
+                })
+            .thenText("answered")
+            .build();
     LlmAgent agent = LlmAgent.builder().name("asker").model(model).outputKey("answer").build();
     Node asker =
         Node.agent(agent)
@@ -250,6 +260,7 @@ class NodeTimeTest {
 
     CompletableFuture<List<Event>> run = start(wf, "s4");
     time.awaitPending(1);
+    assertThat(asked.await(10, TimeUnit.SECONDS)).isTrue(); // the first attempt waits on the model
     time.advance(Duration.ofSeconds(30));
 
     join(run);
