@@ -42,11 +42,15 @@ class NodeTimeTest {
   }
 
   CompletableFuture<List<Event>> start(Workflow wf, String session) {
+    return start(wf, session, CREATE);
+  }
+
+  CompletableFuture<List<Event>> start(Workflow wf, String session, RunConfig config) {
     Runner runner = Runner.builder().agent(wf).appName("app").sessionService(sessions).build();
     return CompletableFuture.supplyAsync(
         () ->
             InvocationFailedException.throwIfFailed(
-                runner.runAsync("u", session, Contents.user("go"), CREATE).toList().blockingGet()));
+                runner.runAsync("u", session, Contents.user("go"), config).toList().blockingGet()));
   }
 
   Session session(String id) {
@@ -214,16 +218,8 @@ class NodeTimeTest {
                 RetryConfig.attempts(2, Duration.ZERO)
                     .retryingOn(e -> e instanceof TimeoutException));
     Workflow wf = Workflow.builder().name("queued").scheduler(time).start(counted).build();
-    Runner runner = Runner.builder().agent(wf).appName("app").sessionService(sessions).build();
     RunConfig config = RunConfig.builder().autoCreateSession(true).toolExecutor(gated).build();
-    CompletableFuture<List<Event>> run =
-        CompletableFuture.supplyAsync(
-            () ->
-                InvocationFailedException.throwIfFailed(
-                    runner
-                        .runAsync("u", "s5", Contents.user("go"), config)
-                        .toList()
-                        .blockingGet()));
+    CompletableFuture<List<Event>> run = start(wf, "s5", config);
 
     Runnable first = held.get(10, TimeUnit.SECONDS);
     time.awaitPending(1);
