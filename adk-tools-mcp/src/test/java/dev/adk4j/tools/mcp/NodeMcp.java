@@ -59,9 +59,9 @@ final class NodeMcp {
   }
 
   /**
-   * Installs the pinned npm packages into target/npm unless they are there already. The test JVMs
-   * of the module (surefire runs two) take turns through a file lock, so one installs and the other
-   * finds the packages.
+   * Installs the pinned npm packages into target/npm unless they are there already. Test JVMs of
+   * the module (one by default, more with {@code -Dadk4j.test.forks}) take turns through a file
+   * lock, so one installs and the others find the packages.
    */
   static synchronized Path installed() {
     requireNode();
