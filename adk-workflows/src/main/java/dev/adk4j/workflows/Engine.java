@@ -447,13 +447,11 @@ final class Engine {
       java.util.concurrent.CountDownLatch ended = new java.util.concurrent.CountDownLatch(1);
       Runnable task =
           () -> {
-            if (!token.started(Thread.currentThread())) {
-              ended.countDown(); // timed out before its thread started: it does not run at all
-              return;
-            }
             CURRENT.set(token);
             try {
-              result.complete(attempt(node, path, input, n));
+              if (token.started(Thread.currentThread())) { // else timed out before it started
+                result.complete(attempt(node, path, input, n));
+              }
             } catch (Throwable t) {
               if (token.claim()) {
                 result.completeExceptionally(t);
