@@ -264,7 +264,7 @@ abstract class DevUiBrowserBase {
    */
   void tracesAndGraphOfTheGreeting(String name) {
     click(By.xpath("//mat-button-toggle[normalize-space()='Traces']//button"));
-    wait.withMessage(() -> "a trace tree showing the run's model call")
+    waitFor("a trace tree showing the run's model call")
         .until(
             d -> {
               for (WebElement tree : d.findElements(By.tagName("app-trace-tree"))) {
@@ -280,7 +280,7 @@ abstract class DevUiBrowserBase {
     eventPane(
         "output", "the model response in the event's Response pane", "\"Hello, " + name + "!\"");
     click(By.xpath("//app-event-tab//button[.//mat-icon[normalize-space()='account_tree']]"));
-    wait.withMessage(() -> "the app's graph in the event's Graph pane")
+    waitFor("the app's graph in the event's Graph pane")
         .until(
             d ->
                 d
@@ -295,7 +295,7 @@ abstract class DevUiBrowserBase {
   /** Opens the selected event's pane under the icon {@code icon} and waits for its texts. */
   private void eventPane(String icon, String what, String... texts) {
     click(By.xpath("//app-event-tab//button[.//mat-icon[normalize-space()='" + icon + "']]"));
-    wait.withMessage(() -> what)
+    waitFor(what)
         .until(
             d -> {
               String shown = d.findElement(By.tagName("app-event-tab")).getText();
@@ -327,20 +327,12 @@ abstract class DevUiBrowserBase {
   JsonNode evalTabRunsTheSession(String setName, String caseName) {
     click(By.xpath("//div[@role='tab'][normalize-space()='Evals']"));
     click(By.xpath("//app-eval-tab//div[normalize-space()='Create Evaluation Set']"));
-    WebElement setInput =
-        wait.until(
-            ExpectedConditions.elementToBeClickable(By.xpath("//mat-dialog-container//input")));
-    setInput.clear();
-    setInput.sendKeys(setName);
+    typeIntoDialog(setName);
     click(By.xpath("//mat-dialog-container//button[normalize-space()='Create']"));
     click(By.xpath("//app-eval-tab//div[normalize-space()='" + setName + "']"));
     // (a button's text starts with its icon's name: the icon font is not loaded offline)
     click(By.xpath("//app-eval-tab//button[contains(normalize-space(), 'From Current Session')]"));
-    WebElement caseInput =
-        wait.until(
-            ExpectedConditions.elementToBeClickable(By.xpath("//mat-dialog-container//input")));
-    caseInput.clear();
-    caseInput.sendKeys(caseName);
+    typeIntoDialog(caseName);
     click(By.xpath("//mat-dialog-container//button[normalize-space()='Create']"));
     wait.until(
         ExpectedConditions.visibilityOfElementLocated(
@@ -447,7 +439,7 @@ abstract class DevUiBrowserBase {
 
   /** Waits until the State tab's view contains {@code text} ("key: value" as it shows it). */
   void waitForState(String text) {
-    wait.withMessage(() -> "state view showing " + text)
+    waitFor("state view showing " + text)
         .until(
             d -> {
               // its text as the DOM holds it: the viewer separates key and value with a
@@ -464,6 +456,35 @@ abstract class DevUiBrowserBase {
 
   void click(By by) {
     wait.until(ExpectedConditions.elementToBeClickable(by)).click();
+  }
+
+  /**
+   * A wait of its own that names what it waits for when it times out ({@code withMessage} on the
+   * shared {@link #wait} would stay on it and name this wait in every later timeout).
+   */
+  WebDriverWait waitFor(String what) {
+    WebDriverWait w = new WebDriverWait(driver, WAIT);
+    w.withMessage(what);
+    return w;
+  }
+
+  /**
+   * Replaces the name in the open dialog's input with {@code text}. The dev UI's eval dialogs fill
+   * in a default name ({@code evalset_...}, {@code case_...}) through {@code ngModel}, which writes
+   * it a moment after the input shows: text typed before that is overwritten, and the set or case
+   * is created under the default name. So the default is awaited first, and the input must then
+   * hold exactly {@code text}.
+   */
+  void typeIntoDialog(String text) {
+    WebElement input =
+        wait.until(
+            ExpectedConditions.elementToBeClickable(By.xpath("//mat-dialog-container//input")));
+    waitFor("the dialog's default name in its input")
+        .until(d -> !String.valueOf(input.getAttribute("value")).isEmpty());
+    input.clear();
+    input.sendKeys(text);
+    waitFor("the dialog's input holding '" + text + "'")
+        .until(d -> text.equals(input.getAttribute("value")));
   }
 
   /** An element under {@code within} whose own text is exactly {@code text}. */
@@ -508,6 +529,15 @@ abstract class DevUiBrowserBase {
               + driver.getCurrentUrl()
               + "; screenshot and page source in "
               + out.toAbsolutePath());
+      // What a CI log keeps, where the files above are gone: the page's text and its errors.
+      String text = driver.findElement(By.tagName("body")).getText();
+      System.err.println("The page's text: " + text.substring(0, Math.min(text.length(), 3000)));
+      for (org.openqa.selenium.logging.LogEntry entry :
+          driver.manage().logs().get(org.openqa.selenium.logging.LogType.BROWSER)) {
+        if (entry.getLevel().intValue() >= Level.WARNING.intValue()) {
+          System.err.println("The page's console: " + entry.getMessage());
+        }
+      }
     } catch (IOException | RuntimeException e) {
       System.err.println(getClass().getSimpleName() + ": could not save the failed page: " + e);
     }
