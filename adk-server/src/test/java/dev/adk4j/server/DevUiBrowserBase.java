@@ -470,10 +470,12 @@ abstract class DevUiBrowserBase {
 
   /**
    * Replaces the name in the open dialog's input with {@code text}. The dev UI's eval dialogs fill
-   * in a default name ({@code evalset_...}, {@code case_...}) through {@code ngModel}, which writes
-   * it a moment after the input shows: text typed before that is overwritten, and the set or case
-   * is created under the default name. So the default is awaited first, and the input must then
-   * hold exactly {@code text}.
+   * in a default name (here {@code eval_set_1} for a set, the session's first message for a case)
+   * through {@code ngModel}, which writes the input's value asynchronously, after change detection:
+   * text typed around such a write can be lost (a failed run showed the input empty after the test
+   * had typed its name), and the set or case is then created under another name or not at all. So
+   * the default is awaited first, the name is typed over it (select all, then type), and typed
+   * again until the input has held exactly {@code text} at two looks in a row.
    */
   void typeIntoDialog(String text) {
     WebElement input =
@@ -481,10 +483,18 @@ abstract class DevUiBrowserBase {
             ExpectedConditions.elementToBeClickable(By.xpath("//mat-dialog-container//input")));
     waitFor("the dialog's default name in its input")
         .until(d -> !String.valueOf(input.getAttribute("value")).isEmpty());
-    input.clear();
-    input.sendKeys(text);
+    int[] held = {0};
     waitFor("the dialog's input holding '" + text + "'")
-        .until(d -> text.equals(input.getAttribute("value")));
+        .until(
+            d -> {
+              if (text.equals(input.getAttribute("value"))) {
+                return ++held[0] >= 2;
+              }
+              held[0] = 0;
+              input.sendKeys(org.openqa.selenium.Keys.chord(org.openqa.selenium.Keys.CONTROL, "a"));
+              input.sendKeys(text);
+              return false;
+            });
   }
 
   /** An element under {@code within} whose own text is exactly {@code text}. */
