@@ -158,6 +158,9 @@ class RunnerLiveTest {
 
     private Object next() throws InterruptedException {
       Object o = out.poll(20, TimeUnit.SECONDS);
+      if (o == null) {
+        printThreads();
+      }
       assertThat(o)
           .as("the live run went silent; the fake received %s", api.received())
           .isNotNull();
@@ -168,6 +171,27 @@ class RunnerLiveTest {
         events.add(e);
       }
       return o;
+    }
+
+    /**
+     * Prints every thread's stack to standard error, which a CI log keeps: where the run, the
+     * websocket's reader and the fake stood when the run went silent.
+     */
+    private static void printThreads() {
+      StringBuilder dump = new StringBuilder("The live run went silent; this JVM's threads:\n");
+      Thread.getAllStackTraces()
+          .forEach(
+              (thread, stack) -> {
+                dump.append('"')
+                    .append(thread.getName())
+                    .append("\" ")
+                    .append(thread.getState())
+                    .append('\n');
+                for (int i = 0; i < Math.min(stack.length, 25); i++) {
+                  dump.append("    at ").append(stack[i]).append('\n');
+                }
+              });
+      System.err.print(dump);
     }
 
     /** Waits for the next complete model turn and returns it. */
