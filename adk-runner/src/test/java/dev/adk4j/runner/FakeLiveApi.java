@@ -7,26 +7,26 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.google.genai.Client;
 import com.google.genai.types.ClientOptions;
 import com.google.genai.types.HttpOptions;
-import java.io.IOException;
 import java.io.InputStream;
-import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.security.KeyStore;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
-import javax.net.ssl.SSLServerSocket;
 import javax.net.ssl.TrustManagerFactory;
 import javax.net.ssl.X509TrustManager;
 import okhttp3.OkHttpClient;
-import org.java_websocket.WebSocket;
-import org.java_websocket.handshake.ClientHandshake;
-import org.java_websocket.server.WebSocketServer;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.util.ssl.SslContextFactory;
+import org.eclipse.jetty.websocket.api.Callback;
+import org.eclipse.jetty.websocket.api.Session;
+import org.eclipse.jetty.websocket.server.WebSocketUpgradeHandler;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A fake of the Gemini Live API ({@code BidiGenerateContent}) on loopback, written from the API's
@@ -38,7 +38,7 @@ import org.java_websocket.server.WebSocketServer;
  * every message it receives. {@link #client()} is a real google-genai client pointed at it,
  * trusting its self-signed certificate (a test keystore, {@code live/fake-live-api.p12}).
  */
-final class FakeLiveApi implements AutoCloseable {
+public final class FakeLiveApi implements AutoCloseable {
   static final ObjectMapper JSON = new ObjectMapper();
   private static final char[] PASSWORD = "fake-live-api".toCharArray();
 
@@ -57,9 +57,9 @@ final class FakeLiveApi implements AutoCloseable {
 
   private final Script script;
   private final List<JsonNode> received = new CopyOnWriteArrayList<>();
-  private final Server server;
   private final SSLContext tls;
-  private final SSLServerSocket front;
+  private final Server server;
+  private final ServerConnector connector;
 
   FakeLiveApi(Script script) throws Exception {
     this.script = script;
@@ -74,59 +74,22 @@ final class FakeLiveApi implements AutoCloseable {
     tmf.init(keys);
     tls = SSLContext.getInstance("TLS");
     tls.init(kmf.getKeyManagers(), tmf.getTrustManagers(), null);
+    SslContextFactory.Server ssl = new SslContextFactory.Server();
+    ssl.setSslContext(tls);
     server = new Server();
-    server.setReuseAddr(true);
+    connector = new ServerConnector(server, ssl);
+    connector.setHost("127.0.0.1");
+    connector.setPort(0);
+    server.addConnector(connector);
+    server.setHandler(
+        WebSocketUpgradeHandler.from(
+            server, container -> container.addMapping("/*", (rq, rs, cb) -> new Connection(this))));
     server.start();
-    if (!server.started.await(10, TimeUnit.SECONDS)) {
-      throw new IllegalStateException("the fake Live API did not start");
-    }
-    front =
-        (SSLServerSocket)
-            tls.getServerSocketFactory()
-                .createServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress());
-    Thread accepting = new Thread(this::acceptTls, "fake-live-api-tls");
-    accepting.setDaemon(true);
-    accepting.start();
   }
 
   /** The base URL to give the client: {@code https://127.0.0.1:<port>}. */
   String baseUrl() {
-    return "https://127.0.0.1:" + front.getLocalPort();
-  }
-
-  /**
-   * TLS is ended here, by the JDK's own server socket, and the plain bytes go to the websocket
-   * server: Java-WebSocket's TLS channel can lose a client message that arrives in the same read as
-   * a handshake record (its issue #1418). Under a loaded build the fake once missed a run's
-   * realtimeInput, and with TLS 1.2's resumed handshakes it missed whole upgrade requests.
-   */
-  private void acceptTls() {
-    while (!front.isClosed()) {
-      try {
-        Socket client = front.accept();
-        Socket plain = new Socket(java.net.InetAddress.getLoopbackAddress(), server.getPort());
-        pipe(client, plain);
-        pipe(plain, client);
-      } catch (IOException e) {
-        return; // closed
-      }
-    }
-  }
-
-  private static void pipe(Socket from, Socket to) {
-    Thread t =
-        new Thread(
-            () -> {
-              try (from;
-                  to) {
-                from.getInputStream().transferTo(to.getOutputStream());
-              } catch (IOException e) {
-                // one side closed: closing both ends the other direction too
-              }
-            },
-            "fake-live-api-pipe");
-    t.setDaemon(true);
-    t.start();
+    return "https://127.0.0.1:" + connector.getLocalPort();
   }
 
   /** A google-genai client on this fake (Gemini Developer API shape, a dummy key). */
@@ -166,8 +129,7 @@ final class FakeLiveApi implements AutoCloseable {
 
   @Override
   public void close() throws Exception {
-    front.close();
-    server.stop(1000);
+    server.stop();
   }
 
   // ---- server messages, as the API's reference spells them ----
@@ -239,62 +201,77 @@ final class FakeLiveApi implements AutoCloseable {
     return out;
   }
 
-  private final class Server extends WebSocketServer {
-    final CountDownLatch started = new CountDownLatch(1);
+  /**
+   * One client connection: the websocket server is Jetty's. (It was Java-WebSocket's, whose server
+   * 1.6.0 can leave a frame sent from a message handler unsent until the next write: its selector
+   * thread, done writing, resets the key's interest to reading only, over the write interest a
+   * handler's send has just set. A live run then waited for a reply the fake had sent.) Public, as
+   * Jetty reaches a listener's methods through public method handles.
+   */
+  public static final class Connection implements Session.Listener.AutoDemanding {
+    private final FakeLiveApi api;
+    private volatile @Nullable Session session;
 
-    Server() {
-      super(new InetSocketAddress("127.0.0.1", 0));
+    Connection(FakeLiveApi api) {
+      this.api = api;
     }
 
     @Override
-    public void onOpen(WebSocket conn, ClientHandshake handshake) {}
-
-    @Override
-    public void onClose(WebSocket conn, int code, String reason, boolean remote) {}
-
-    @Override
-    public void onMessage(WebSocket conn, ByteBuffer message) {
-      onMessage(conn, java.nio.charset.StandardCharsets.UTF_8.decode(message).toString());
+    public void onWebSocketOpen(Session session) {
+      this.session = session;
     }
 
     @Override
-    public void onMessage(WebSocket conn, String message) {
+    public void onWebSocketBinary(ByteBuffer payload, Callback callback) {
+      onWebSocketText(StandardCharsets.UTF_8.decode(payload).toString());
+      callback.succeed();
+    }
+
+    @Override
+    public void onWebSocketText(String message) {
+      Session conn = session;
+      if (conn == null) {
+        return;
+      }
       JsonNode m;
       try {
         m = JSON.readTree(message);
       } catch (Exception e) {
-        conn.close(1007, "not JSON");
+        conn.close(1007, "not JSON", Callback.NOOP);
         return;
       }
       m = camelCaseFields(m);
-      received.add(m);
+      api.received.add(m);
       if (m.has("setup")) {
         ObjectNode done = JSON.createObjectNode();
         done.putObject("setupComplete");
-        conn.send(done.toString());
+        send(conn, done);
         return;
       }
-      script.answer(
+      api.script.answer(
           m,
           new Reply() {
             @Override
             public void send(JsonNode serverMessage) {
-              conn.send(serverMessage.toString());
+              Connection.send(conn, serverMessage);
             }
 
             @Override
             public void close(int code, String reason) {
-              conn.close(code, reason);
+              conn.close(code, reason, Callback.NOOP);
             }
           });
     }
 
-    @Override
-    public void onError(WebSocket conn, Exception ex) {}
-
-    @Override
-    public void onStart() {
-      started.countDown();
+    /** Sends {@code message} and waits until it is written, so that replies keep their order. */
+    private static void send(Session conn, JsonNode message) {
+      Callback.Completable sent = new Callback.Completable();
+      conn.sendText(message.toString(), sent);
+      try {
+        sent.get(10, TimeUnit.SECONDS);
+      } catch (Exception e) {
+        throw new IllegalStateException("the fake Live API could not send " + message, e);
+      }
     }
   }
 }
