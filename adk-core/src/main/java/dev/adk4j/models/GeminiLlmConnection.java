@@ -100,16 +100,17 @@ final class GeminiLlmConnection implements BaseLlmConnection {
    * @throws LlmException if the connection or the setup fails
    */
   static GeminiLlmConnection open(Client client, String model, LiveConnectConfig config) {
+    Thread caller = Thread.currentThread();
     CompletableFuture<AsyncSession> connecting = client.async.live.connect(model, config);
-    Thread[] completer = new Thread[1];
-    // Registered before the websocket even opens: runs on the thread that reads it.
-    CompletableFuture<AsyncSession> ready =
-        connecting.whenComplete((s, e) -> completer[0] = Thread.currentThread());
-    AsyncSession session;
+    // Listens as the session completes, on the thread that reads the websocket and before that
+    // thread reads the server's next message: google-genai drops (and logs) a message that comes
+    // before receive() has given it a callback, and a server may speak right after setupComplete.
+    CompletableFuture<GeminiLlmConnection> ready =
+        connecting.thenApply(session -> new GeminiLlmConnection(model, session).listen(caller));
     try {
-      session = ready.get(SETUP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+      return ready.get(SETUP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
     } catch (TimeoutException e) {
-      connecting.cancel(true);
+      giveUp(connecting, ready);
       throw new LlmException(
           model,
           0,
@@ -121,21 +122,35 @@ final class GeminiLlmConnection implements BaseLlmConnection {
           e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      connecting.cancel(true);
+      giveUp(connecting, ready);
       throw new LlmException(model, 0, "Interrupted while connecting to model '" + model + "'", e);
     } catch (ExecutionException e) {
       Throwable cause = e.getCause() == null ? e : e.getCause();
       throw new LlmException(
           model, 0, "Live connection to model '" + model + "' failed: " + describe(cause), cause);
     }
-    GeminiLlmConnection connection = new GeminiLlmConnection(model, session);
-    Thread thread = completer[0];
-    if (thread != null && thread != Thread.currentThread()) {
-      connection.reader = thread;
-      BY_READER.put(thread, connection);
+  }
+
+  /** Stops waiting for a connection: one that completes all the same is closed. */
+  private static void giveUp(
+      CompletableFuture<AsyncSession> connecting, CompletableFuture<GeminiLlmConnection> ready) {
+    connecting.cancel(true);
+    ready.thenAccept(GeminiLlmConnection::close);
+  }
+
+  /**
+   * Hands the session's messages to this connection; on the websocket's reader thread (not the
+   * thread that opens it), also remembers that thread, whose log records say how the websocket
+   * closed.
+   */
+  private GeminiLlmConnection listen(Thread caller) {
+    Thread thread = Thread.currentThread();
+    if (thread != caller) {
+      reader = thread;
+      BY_READER.put(thread, this);
     }
-    session.receive(connection::onMessage);
-    return connection;
+    session.receive(this::onMessage);
+    return this;
   }
 
   /**

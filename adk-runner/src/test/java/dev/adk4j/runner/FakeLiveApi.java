@@ -31,9 +31,9 @@ import org.jspecify.annotations.Nullable;
 /**
  * A fake of the Gemini Live API ({@code BidiGenerateContent}) on loopback, written from the API's
  * public reference: a TLS websocket server (google-genai always connects with {@code wss}) that
- * answers the client's {@code setup} message with {@code setupComplete}, then hands every later
- * client message ({@code clientContent}, {@code realtimeInput}, {@code toolResponse}) to a script
- * that answers with server messages ({@code serverContent} with a model turn or {@code
+ * answers the client's {@code setup} message with {@code setupComplete}, then hands it and every
+ * later client message ({@code clientContent}, {@code realtimeInput}, {@code toolResponse}) to a
+ * script that answers with server messages ({@code serverContent} with a model turn or {@code
  * turnComplete}, {@code toolCall}, {@code usageMetadata}) or closes the connection. It records
  * every message it receives. {@link #client()} is a real google-genai client pointed at it,
  * trusting its self-signed certificate (a test keystore, {@code live/fake-live-api.p12}).
@@ -50,7 +50,7 @@ public final class FakeLiveApi implements AutoCloseable {
     void close(int code, String reason);
   }
 
-  /** Answers one client message (not the setup). */
+  /** Answers one client message; a setup, after the fake has answered it with setupComplete. */
   interface Script {
     void answer(JsonNode clientMessage, Reply reply);
   }
@@ -246,7 +246,6 @@ public final class FakeLiveApi implements AutoCloseable {
         ObjectNode done = JSON.createObjectNode();
         done.putObject("setupComplete");
         send(conn, done);
-        return;
       }
       api.script.answer(
           m,

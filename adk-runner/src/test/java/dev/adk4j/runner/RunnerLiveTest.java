@@ -54,7 +54,13 @@ class RunnerLiveTest {
 
   /** The fake model's script, by the user's words. */
   private static void answer(JsonNode m, FakeLiveApi.Reply reply) {
-    if (m.has("clientContent")) {
+    if (m.has("setup")) {
+      // A model that speaks first, right after setupComplete, before any input (to Grace only).
+      if (m.toString().contains("Talk with Grace.")) {
+        reply.send(FakeLiveApi.text("Welcome back, Grace"));
+        reply.send(FakeLiveApi.turnComplete());
+      }
+    } else if (m.has("clientContent")) {
       JsonNode content = m.get("clientContent");
       if (!content.path("turnComplete").asBoolean(false) || content.path("turns").size() > 1) {
         return; // history: a real model would answer its last user turn; the fake does not
@@ -264,6 +270,28 @@ class RunnerLiveTest {
     assertThat(setup.toString()).contains("Talk with Ada.").contains("setColor");
     assertThat(api.received("clientContent").stream().map(FakeLiveApi::lastTurnText))
         .contains("hello", "how are you");
+  }
+
+  /**
+   * A message the server sends right after setupComplete reaches the run: google-genai drops a
+   * message that arrives before the session has a receiver, so the connection must have one before
+   * the websocket's reader goes on to the next message.
+   */
+  @Test
+  void runLive_modelSpeakingRightAfterSetup_isHeardAndStored() throws Exception {
+    sessions.createSession(APP, "grace", Map.of("user:name", "Grace"), "greeted").blockingGet();
+    LiveRequestQueue queue = new LiveRequestQueue();
+    try (Run run =
+        new Run(runner.runLive("grace", "greeted", queue, RunConfig.builder().build()))) {
+      assertThat(run.turn().stringifyContent()).isEqualTo("Welcome back, Grace");
+      queue.close();
+      run.awaitEnd();
+    }
+    try (DatabaseSessionService fresh =
+        new DatabaseSessionService("jdbc:sqlite:" + dir.resolve("live.db"))) {
+      Session s = fresh.getSession(APP, "grace", "greeted").blockingGet();
+      assertThat(texts(s.events())).containsExactly("voice: Welcome back, Grace");
+    }
   }
 
   @Test
