@@ -6,8 +6,8 @@ import java.util.Objects;
  * Checks, run at the start of every comparison trial, that an implementation did the work the
  * benchmark means it to do: the events stored, the state written by scope, the instruction
  * rendered, the turn's four events, the tool's state and the output key. They also fail fast if a
- * class google-adk needs is missing from the shaded jar, or if it does not work with the
- * google-genai version on the classpath. {@code java -cp benchmarks.jar
+ * class google-adk needs is missing from the benchmarks' class path, or if it does not work with
+ * the google-genai version on the classpath. {@code java -cp benchmarks.jar
  * dev.adk4j.benchmarks.compare.Checks} runs them all for both sides.
  */
 public final class Checks {
