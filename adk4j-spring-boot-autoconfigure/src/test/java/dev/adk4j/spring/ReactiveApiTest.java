@@ -29,6 +29,7 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.context.annotation.Bean;
 import org.springframework.security.config.web.server.ServerHttpSecurity;
 import org.springframework.security.core.userdetails.MapReactiveUserDetailsService;
+import org.springframework.security.core.userdetails.ReactiveUserDetailsService;
 import org.springframework.security.core.userdetails.User;
 import org.springframework.security.web.server.SecurityWebFilterChain;
 
@@ -106,11 +107,17 @@ class ReactiveApiTest {
       return io.opentelemetry.sdk.trace.export.SimpleSpanProcessor.create(spans);
     }
 
+    /**
+     * The users, behind a plain {@link ReactiveUserDetailsService}: as in {@link AdkHttpApiTest}, a
+     * bean that is also a password service would have its {@code {noop}} passwords re-encoded with
+     * BCrypt at the first login, and every request after that would pay a BCrypt check.
+     */
     @Bean
-    MapReactiveUserDetailsService users() {
+    ReactiveUserDetailsService users() {
       return new MapReactiveUserDetailsService(
-          User.withUsername("alice").password("{noop}alice-pw").roles("USER").build(),
-          User.withUsername("bob").password("{noop}bob-pw").roles("USER").build());
+              User.withUsername("alice").password("{noop}alice-pw").roles("USER").build(),
+              User.withUsername("bob").password("{noop}bob-pw").roles("USER").build())
+          ::findByUsername;
     }
   }
 
