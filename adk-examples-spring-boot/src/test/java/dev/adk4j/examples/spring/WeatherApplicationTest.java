@@ -38,8 +38,8 @@ class WeatherApplicationTest {
   /**
    * Plain-text passwords for the test. Without a PasswordEncoder bean, Spring Security re-encodes
    * the demo user's password with BCrypt at the first login and checks every later request with
-   * BCrypt: about 0.4 s of CPU each on the test JVM's C1 compiler, two thirds of this test's CPU.
-   * What the test asks (who may call what, and what the API answers) does not depend on it.
+   * BCrypt, the CPU's hottest method in this test (JFR). What the test asks (who may call what, and
+   * what the API answers) does not depend on how the password is stored.
    */
   @TestConfiguration
   static class PlainPasswords {
