@@ -192,7 +192,26 @@ public final class EmbeddedPostgresExtension implements BeforeAllCallback {
             tables.add(rs.getString(1));
           }
         }
-        s.execute("TRUNCATE " + String.join(", ", tables) + " RESTART IDENTITY");
+        // DELETE and setval, not TRUNCATE ... RESTART IDENTITY: TRUNCATE gives every table, index
+        // and sequence a new file and deletes the old ones, and on a file system that has just
+        // deleted many files (ext4 without a journal, as on the project's CI machine) each new
+        // file costs the kernel a search past the recently deleted inodes: up to 30 ms of CPU a
+        // TRUNCATE, against about 2 ms for the DELETEs of these few rows. The foreign keys are not
+        // checked while the tables are emptied (session_replication_role), so the order of the
+        // DELETEs does not matter.
+        c.setAutoCommit(false);
+        try {
+          s.execute("SET LOCAL session_replication_role = replica");
+          for (String table : tables) {
+            s.execute("DELETE FROM " + table);
+          }
+          s.execute(
+              "SELECT setval(format('%I.%I', schemaname, sequencename), 1, false)"
+                  + " FROM pg_sequences WHERE schemaname = 'public'");
+          c.commit();
+        } finally {
+          c.setAutoCommit(true);
+        }
         return true;
       } catch (SQLException e) {
         return false; // e.g. a test dropped the history table: drop the database
