@@ -155,7 +155,7 @@ abstract class DevUiBrowserBase {
             .usingAnyFreePort()
             .build();
     driver = new ChromeDriver(service, options);
-    wait = new WebDriverWait(driver, WAIT);
+    wait = retryingStale(new WebDriverWait(driver, WAIT));
   }
 
   /**
@@ -463,8 +463,18 @@ abstract class DevUiBrowserBase {
    * shared {@link #wait} would stay on it and name this wait in every later timeout).
    */
   WebDriverWait waitFor(String what) {
-    WebDriverWait w = new WebDriverWait(driver, WAIT);
+    WebDriverWait w = retryingStale(new WebDriverWait(driver, WAIT));
     w.withMessage(what);
+    return w;
+  }
+
+  /**
+   * A wait that polls again when an element its condition found was re-rendered before the
+   * condition read it (Angular replaces elements as the page updates; a failed run read a trace
+   * tree the UI had just replaced).
+   */
+  static WebDriverWait retryingStale(WebDriverWait w) {
+    w.ignoring(org.openqa.selenium.StaleElementReferenceException.class);
     return w;
   }
 
