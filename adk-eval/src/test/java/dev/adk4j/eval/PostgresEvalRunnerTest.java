@@ -13,7 +13,7 @@ class PostgresEvalRunnerTest extends EvalRunnerContract {
 
   @Override
   BaseSessionService sessions() throws Exception {
-    return new DatabaseSessionService(POSTGRES.newDatabase());
+    return new DatabaseSessionService(POSTGRES.newMigratedDatabase());
   }
 
   @AfterAll

@@ -410,7 +410,7 @@ class CrossProcessConcurrencyTest {
   private String newUrl(Backend backend) throws Exception {
     return switch (backend) {
       case SQLITE -> "jdbc:sqlite:" + dir.resolve("s" + files.incrementAndGet() + ".db");
-      case POSTGRES -> POSTGRES.newDatabase();
+      case POSTGRES -> POSTGRES.newMigratedDatabase();
       case MEMORY -> throw new IllegalArgumentException("no URL for the in-memory service");
     };
   }

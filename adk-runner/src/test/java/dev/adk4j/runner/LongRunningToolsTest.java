@@ -102,7 +102,7 @@ class LongRunningToolsTest {
         second = open(new DatabaseSessionService(url));
       }
       default -> {
-        String url = POSTGRES.newDatabase();
+        String url = POSTGRES.newMigratedDatabase();
         first = open(new DatabaseSessionService(url));
         second = open(new DatabaseSessionService(url));
       }

@@ -68,7 +68,7 @@ class MemoryToolsTest {
         memory = keep(new DatabaseMemoryService(url));
       }
       case POSTGRES -> {
-        String url = POSTGRES.newDatabase();
+        String url = POSTGRES.newMigratedDatabase();
         sessions = keep(new DatabaseSessionService(url));
         memory = keep(new DatabaseMemoryService(url));
       }

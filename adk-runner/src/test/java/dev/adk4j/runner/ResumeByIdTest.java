@@ -78,7 +78,7 @@ class ResumeByIdTest {
         second = open(new DatabaseSessionService(url));
       }
       default -> {
-        String url = POSTGRES.newDatabase();
+        String url = POSTGRES.newMigratedDatabase();
         first = open(new DatabaseSessionService(url));
         second = open(new DatabaseSessionService(url));
       }

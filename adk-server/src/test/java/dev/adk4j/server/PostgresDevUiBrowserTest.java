@@ -29,7 +29,7 @@ class PostgresDevUiBrowserTest extends DevUiBrowserBase {
 
   @Override
   String storeUrl(Path dir) throws Exception {
-    url = POSTGRES.newDatabase();
+    url = POSTGRES.newMigratedDatabase();
     return url;
   }
 

@@ -14,6 +14,6 @@ class PostgresEvalEndpointsTest extends EvalEndpointsTest {
 
   @BeforeAll
   static void startServer() throws Exception {
-    start(POSTGRES.newDatabase());
+    start(POSTGRES.newMigratedDatabase());
   }
 }

@@ -29,7 +29,7 @@ class PostgresArtifactServiceTest extends ArtifactServiceContract {
 
   private static synchronized String url() throws Exception {
     if (url == null) {
-      url = POSTGRES.newDatabase();
+      url = POSTGRES.newMigratedDatabase();
     }
     return url;
   }
@@ -71,7 +71,7 @@ class PostgresArtifactServiceTest extends ArtifactServiceContract {
 
   @Test
   void aFailedSave_namesTheArtifactSessionUserAndApp_notTheData() throws Exception {
-    String url = POSTGRES.newDatabase();
+    String url = POSTGRES.newMigratedDatabase();
     try (DatabaseArtifactService files = new DatabaseArtifactService(url)) {
       try (Connection c = DriverManager.getConnection(url);
           Statement st = c.createStatement()) {

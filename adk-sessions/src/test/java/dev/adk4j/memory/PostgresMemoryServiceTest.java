@@ -38,7 +38,7 @@ class PostgresMemoryServiceTest extends MemoryServiceContract {
 
   @Test
   void memoriesLiveInTheSessionsDatabase_andSurviveTheSessionsDeletion() throws Exception {
-    String url = POSTGRES.newDatabase();
+    String url = POSTGRES.newMigratedDatabase();
     try (DatabaseSessionService sessions = new DatabaseSessionService(url);
         DatabaseMemoryService memory = new DatabaseMemoryService(url)) {
       Session s = sessions.createSession("app", "alice", null, "s1").blockingGet();
@@ -55,7 +55,7 @@ class PostgresMemoryServiceTest extends MemoryServiceContract {
 
   @Test
   void search_usesTheIndexes_notAScanOfEveryonesMemories() throws Exception {
-    String url = POSTGRES.newDatabase();
+    String url = POSTGRES.newMigratedDatabase();
     try (DatabaseMemoryService memory = new DatabaseMemoryService(url)) {
       memory
           .addSessionToMemory(session("app", "alice", "s", List.of(said("user", "rare zebra"))))

@@ -22,7 +22,7 @@ class PostgresStateHistoryTest extends StateHistoryContract {
   @Override
   protected BaseSessionService createService() throws Exception {
     if (url == null) {
-      url = POSTGRES.newDatabase();
+      url = POSTGRES.newMigratedDatabase();
     }
     return new DatabaseSessionService(url);
   }

@@ -18,7 +18,7 @@ class PostgresWorkflowTest extends WorkflowContract {
   @Override
   protected BaseSessionService newSessions() throws Exception {
     if (service == null) {
-      service = new DatabaseSessionService(POSTGRES.newDatabase());
+      service = new DatabaseSessionService(POSTGRES.newMigratedDatabase());
     }
     return service;
   }

@@ -65,7 +65,7 @@ class WorkflowCrashTest {
     String url =
         backend.equals("sqlite")
             ? "jdbc:sqlite:" + dir.resolve("sessions.db")
-            : POSTGRES.newDatabase();
+            : POSTGRES.newMigratedDatabase();
     Path refLog = dir.resolve("reference.log");
 
     // Every point on both backends: one second JVM runs one session per kill point, all at once;
