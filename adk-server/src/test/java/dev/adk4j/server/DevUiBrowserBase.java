@@ -12,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import java.util.stream.Stream;
@@ -48,6 +49,9 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * <p>Elements are found by what a person sees or a screen reader reads (texts, placeholders, {@code
  * aria-label}s, tooltips, roles, the ARIA tab list), not by Angular's generated classes.
  */
+// Beside the other browser test class and the rest of the module (adk-server-tests'
+// junit-platform.properties): each has its own server, database, Chromium and session.
+@org.junit.jupiter.api.parallel.Execution(org.junit.jupiter.api.parallel.ExecutionMode.CONCURRENT)
 abstract class DevUiBrowserBase {
   static final Duration WAIT = Duration.ofSeconds(60);
   static final String APP = "greeting_app";
@@ -165,7 +169,7 @@ abstract class DevUiBrowserBase {
   public static java.util.Map<String, Object> transfer(
       @dev.adk4j.tools.Annotations.Schema(name = "amount") int amount,
       dev.adk4j.tools.ToolContext toolContext) {
-    TRANSFERS.incrementAndGet();
+    TRANSFERS.computeIfAbsent(toolContext.sessionId(), k -> new AtomicInteger()).incrementAndGet();
     toolContext
         .saveArtifact(
             "receipt.txt",
@@ -176,8 +180,14 @@ abstract class DevUiBrowserBase {
     return java.util.Map.of("transferred", amount);
   }
 
-  static final java.util.concurrent.atomic.AtomicInteger TRANSFERS =
-      new java.util.concurrent.atomic.AtomicInteger();
+  /** The transfers the tool ran, by session (the browser test classes run at the same time). */
+  static final java.util.Map<String, AtomicInteger> TRANSFERS =
+      new java.util.concurrent.ConcurrentHashMap<>();
+
+  static int transfers(String session) {
+    AtomicInteger n = TRANSFERS.get(session);
+    return n == null ? 0 : n.get();
+  }
 
   /**
    * A confirmation resumed from the UI: in the bank app, a message makes the agent call a tool that
@@ -187,7 +197,6 @@ abstract class DevUiBrowserBase {
    * invocation).
    */
   void confirmInTheUi() {
-    int before = TRANSFERS.get();
     driver.get(server.url().resolve("/dev-ui/?app=bank_app").toString());
     WebElement input =
         wait.until(
@@ -198,13 +207,15 @@ abstract class DevUiBrowserBase {
     wait.until(
         ExpectedConditions.elementToBeClickable(
             By.xpath("//app-chat-panel//button[normalize-space()='Submit']")));
-    assertThat(TRANSFERS).hasValue(before);
+    wait.until(ExpectedConditions.urlContains("session="));
+    String session = queryParam(driver.getCurrentUrl(), "session");
+    assertThat(transfers(session)).as("transfers before the confirmation").isZero();
     click(By.xpath("//app-chat-panel//label[.//span[normalize-space()='Confirmed']]//input"));
     click(By.xpath("//app-chat-panel//button[normalize-space()='Submit']"));
     wait.until(
         ExpectedConditions.visibilityOfElementLocated(
             By.xpath("//app-chat-panel//p[normalize-space()='sent']")));
-    assertThat(TRANSFERS).hasValue(before + 1);
+    assertThat(transfers(session)).as("transfers after the confirmation").isEqualTo(1);
     // The Artifacts tab lists the receipt the tool saved, with its text.
     click(By.xpath("//div[@role='tab'][normalize-space()='Artifacts']"));
     wait.until(
@@ -213,8 +224,7 @@ abstract class DevUiBrowserBase {
     wait.until(
         ExpectedConditions.visibilityOfElementLocated(
             By.xpath("//pre[contains(normalize-space(), 'Transferred 5.')]")));
-    wait.until(ExpectedConditions.urlContains("session="));
-    String session = queryParam(driver.getCurrentUrl(), "session");
+    assertThat(queryParam(driver.getCurrentUrl(), "session")).isEqualTo(session);
     JsonNode stored = json(client.get("/apps/bank_app/users/user/sessions/" + session));
     java.util.Set<String> invocations = new java.util.HashSet<>();
     boolean ran = false;
@@ -539,7 +549,8 @@ abstract class DevUiBrowserBase {
 
   void saveFailure() {
     try {
-      Path out = Files.createDirectories(Path.of("target", "dev-ui-failure"));
+      Path out =
+          Files.createDirectories(Path.of("target", "dev-ui-failure", getClass().getSimpleName()));
       Files.write(
           out.resolve("page.png"), ((ChromeDriver) driver).getScreenshotAs(OutputType.BYTES));
       Files.writeString(out.resolve("page.html"), driver.getPageSource());
