@@ -1,4 +1,4 @@
-package dev.adk4j.examples;
+package dev.adk4j.apisurface;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
