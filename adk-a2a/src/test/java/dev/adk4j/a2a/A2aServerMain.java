@@ -2,6 +2,7 @@ package dev.adk4j.a2a;
 
 import dev.adk4j.runner.Runner;
 import dev.adk4j.sessions.DatabaseSessionService;
+import dev.adk4j.testsupport.ChildJvm;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.List;
@@ -30,9 +31,7 @@ public final class A2aServerMain {
 
   /** The command line that starts this class with the test classpath. */
   static List<String> command(Path sqliteFile) {
-    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    return List.of(
-        java,
+    return ChildJvm.command(
         "-Dadk4j.test.log=OFF",
         "-cp",
         System.getProperty("java.class.path"),

@@ -1,5 +1,6 @@
 package dev.adk4j.history;
 
+import dev.adk4j.testsupport.ChildJvm;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -73,15 +74,10 @@ final class WorkerProcess implements AutoCloseable {
       Path diskFullFlag,
       @Nullable String skew)
       throws IOException {
-    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     Path history = dir.resolve("history-" + name + ".jsonl");
     Path stderr = dir.resolve("worker-" + name + ".err");
-    List<String> command = new ArrayList<>();
-    command.addAll(
-        List.of(
-            java,
-            "-XX:+UseSerialGC",
-            "-XX:TieredStopAtLevel=1",
+    List<String> command =
+        ChildJvm.command(
             "-Xmx256m",
             "-cp",
             System.getProperty("java.class.path"),
@@ -92,7 +88,7 @@ final class WorkerProcess implements AutoCloseable {
             backend,
             where,
             String.valueOf(lease.toMillis()),
-            diskFullFlag.toString()));
+            diskFullFlag.toString());
     ProcessBuilder pb = new ProcessBuilder(command).redirectError(stderr.toFile());
     if (skew != null) {
       // libfaketime preloaded into the JVM itself (not through the faketime launcher, which would

@@ -16,6 +16,7 @@ import dev.adk4j.sessions.BaseSessionService;
 import dev.adk4j.sessions.DatabaseSessionService;
 import dev.adk4j.sessions.InMemorySessionService;
 import dev.adk4j.sessions.SharedEmbeddedPostgres;
+import dev.adk4j.testsupport.ChildJvm;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -598,21 +599,16 @@ class CrossProcessConcurrencyTest {
 
     static Child start(Path dir, String url, Mode mode, String sessionId, int turns, Duration lease)
         throws IOException {
-      String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
       Path stderr = Files.createTempFile(dir, "worker", ".err");
       Process process =
           new ProcessBuilder(
-                  java,
-                  "-XX:+UseSerialGC",
-                  "-XX:TieredStopAtLevel=1",
-                  "-cp",
-                  System.getProperty("java.class.path"),
-                  TurnWorker.class.getName(),
-                  url,
-                  mode.name(),
-                  sessionId,
-                  String.valueOf(turns),
-                  String.valueOf(lease.toMillis()))
+                  ChildJvm.command(
+                      TurnWorker.class,
+                      url,
+                      mode.name(),
+                      sessionId,
+                      String.valueOf(turns),
+                      String.valueOf(lease.toMillis())))
               .redirectError(stderr.toFile())
               .start();
       return new Child(process, stderr);

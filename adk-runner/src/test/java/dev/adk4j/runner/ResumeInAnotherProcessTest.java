@@ -13,6 +13,7 @@ import dev.adk4j.sessions.DatabaseSessionService;
 import dev.adk4j.sessions.Session;
 import dev.adk4j.sessions.SharedEmbeddedPostgres;
 import dev.adk4j.testing.ScriptedLlm;
+import dev.adk4j.testsupport.ChildJvm;
 import dev.adk4j.testsupport.Contents;
 import dev.adk4j.tools.FunctionTool;
 import dev.adk4j.tools.ToolContext;
@@ -119,15 +120,8 @@ class ResumeInAnotherProcessTest {
       Path err = Files.createTempFile(dir, "child", ".err");
       Process child =
           new ProcessBuilder(
-                  Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                  "-XX:+UseSerialGC",
-                  "-XX:TieredStopAtLevel=1",
-                  "-cp",
-                  System.getProperty("java.class.path"),
-                  ResumeInAnotherProcessTest.class.getName(),
-                  url,
-                  app,
-                  request.id().orElseThrow())
+                  ChildJvm.command(
+                      ResumeInAnotherProcessTest.class, url, app, request.id().orElseThrow()))
               .redirectOutput(out.toFile())
               .redirectError(err.toFile())
               .start();

@@ -6,10 +6,10 @@ import static org.assertj.core.api.Assumptions.assumeThat;
 
 import dev.adk4j.events.Event;
 import dev.adk4j.internal.jdbc.JdbcSessionStore;
+import dev.adk4j.testsupport.ChildJvm;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -292,20 +292,7 @@ abstract class DatabaseSessionServiceContract extends SessionServiceContract {
    * the app, {@code user}, {@code session}); its standard error is discarded.
    */
   private Process startChild(Class<?> main, String user, String session) throws Exception {
-    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    return new ProcessBuilder(
-            java,
-            // Short-lived children on a busy machine: start fast rather than peak.
-            "-XX:TieredStopAtLevel=1",
-            "-XX:+UseSerialGC",
-            "-Xshare:auto",
-            "-cp",
-            System.getProperty("java.class.path"),
-            main.getName(),
-            url,
-            APP,
-            user,
-            session)
+    return new ProcessBuilder(ChildJvm.command(main, url, APP, user, session))
         .redirectError(ProcessBuilder.Redirect.DISCARD)
         .start();
   }

@@ -2,6 +2,7 @@ package dev.adk4j.sessions;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.adk4j.testsupport.ChildJvm;
 import java.io.File;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
@@ -94,14 +95,10 @@ class JdbcDependenciesTest {
           .anyMatch(e -> Path.of(e).getFileName().toString().startsWith(prefix));
     }
     List<String> command =
-        new java.util.ArrayList<>(
-            List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-XX:+UseSerialGC",
-                "-XX:TieredStopAtLevel=1",
-                "-cp",
-                String.join(File.pathSeparator, kept),
-                StartWithoutJdbcLibraries.class.getName()));
+        ChildJvm.command(
+            "-cp",
+            String.join(File.pathSeparator, kept),
+            StartWithoutJdbcLibraries.class.getName());
     command.addAll(List.of(args));
     Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
     byte[] output = p.getInputStream().readAllBytes();

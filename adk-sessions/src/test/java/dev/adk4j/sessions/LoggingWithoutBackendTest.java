@@ -2,6 +2,7 @@ package dev.adk4j.sessions;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.adk4j.testsupport.ChildJvm;
 import java.io.File;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
@@ -33,14 +34,12 @@ class LoggingWithoutBackendTest {
             .collect(Collectors.joining(File.pathSeparator));
     Process p =
         new ProcessBuilder(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-XX:+UseSerialGC",
-                "-XX:TieredStopAtLevel=1",
-                "-cp",
-                classpath,
-                StartWithoutLoggingBackend.class.getName(),
-                "jdbc:sqlite:" + dir.resolve("s.db"),
-                "jdbc:postgresql://127.0.0.1:" + closedPort + "/none")
+                ChildJvm.command(
+                    "-cp",
+                    classpath,
+                    StartWithoutLoggingBackend.class.getName(),
+                    "jdbc:sqlite:" + dir.resolve("s.db"),
+                    "jdbc:postgresql://127.0.0.1:" + closedPort + "/none"))
             .start();
     assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);

@@ -6,6 +6,7 @@ import dev.adk4j.events.Event;
 import dev.adk4j.sessions.DatabaseSessionService;
 import dev.adk4j.sessions.Session;
 import dev.adk4j.sessions.SharedEmbeddedPostgres;
+import dev.adk4j.testsupport.ChildJvm;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -121,19 +122,16 @@ class WorkflowCrashTest {
   }
 
   private void killSecondJvmAt(String url, List<String> killPoints) throws Exception {
-    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     ProcessBuilder pb =
         new ProcessBuilder(
-                java,
-                "-XX:+UseSerialGC",
-                "-XX:TieredStopAtLevel=1",
-                "-Xmx256m",
-                "-cp",
-                System.getProperty("java.class.path"),
-                CrashingWorkflowMain.class.getName(),
-                url,
-                dir.toString(),
-                String.join(",", killPoints))
+                ChildJvm.command(
+                    "-Xmx256m",
+                    "-cp",
+                    System.getProperty("java.class.path"),
+                    CrashingWorkflowMain.class.getName(),
+                    url,
+                    dir.toString(),
+                    String.join(",", killPoints)))
             .redirectError(dir.resolve("child.err").toFile());
     Process child = pb.start();
     try {

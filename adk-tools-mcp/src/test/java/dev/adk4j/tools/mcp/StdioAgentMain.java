@@ -1,6 +1,7 @@
 package dev.adk4j.tools.mcp;
 
 import dev.adk4j.runner.InMemoryRunner;
+import dev.adk4j.testsupport.ChildJvm;
 import java.io.PrintStream;
 
 /**
@@ -20,10 +21,7 @@ public final class StdioAgentMain {
 
   /** The command line that starts this class with the test classpath. */
   static java.util.List<String> command() {
-    String javaBin =
-        java.nio.file.Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    return java.util.List.of(
-        javaBin,
+    return ChildJvm.command(
         "-Dadk4j.test.log=OFF",
         "-cp",
         System.getProperty("java.class.path"),
