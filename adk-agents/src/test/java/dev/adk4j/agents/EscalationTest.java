@@ -57,7 +57,14 @@ class EscalationTest {
       return Flowable.create(
           emitter -> {
             runs.incrementAndGet();
-            gate.await();
+            try {
+              gate.await();
+            } catch (InterruptedException e) {
+              // Cancelled (the parallel agent ended): tryOnError, as nobody is left to tell, where
+              // a thrown exception went to RxJava's default handler, which printed its stack.
+              emitter.tryOnError(e);
+              return;
+            }
             emitter.onNext(newEvent(ctx).build());
             emitter.onComplete();
           },
