@@ -48,6 +48,7 @@ class PostgresOutageTest {
   }
 
   private static EmbeddedPostgres start(Path data, int port) throws Exception {
+    EmbeddedPostgresExtension.seed(data); // on the first start; a restart finds its data
     EmbeddedPostgres.Builder b =
         EmbeddedPostgres.builder()
             .setDataDirectory(data)
