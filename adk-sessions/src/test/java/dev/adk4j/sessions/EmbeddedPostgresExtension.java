@@ -143,19 +143,32 @@ public final class EmbeddedPostgresExtension implements BeforeAllCallback {
 
     static Server start() {
       try {
-        Path data = Files.createTempDirectory(Path.of("target"), "postgres-");
-        seed(data);
-        return new Server(
-            EmbeddedPostgres.builder()
-                .setDataDirectory(data)
-                .setCleanDataDirectory(false) // deleted by close(), after the server stopped
-                .setServerConfig("fsync", "off")
-                .setServerConfig("full_page_writes", "off")
-                .setServerConfig("max_connections", "200")
-                .start(),
-            data);
+        Path data =
+            Files.createTempDirectory(Files.createDirectories(Path.of("target")), "postgres-");
+        @Nullable Path template = seed(data);
+        try {
+          return new Server(
+              EmbeddedPostgres.builder()
+                  .setDataDirectory(data)
+                  .setCleanDataDirectory(false) // deleted by close(), after the server stopped
+                  .setServerConfig("fsync", "off")
+                  .setServerConfig("full_page_writes", "off")
+                  .setServerConfig("max_connections", "200")
+                  .start(),
+              data);
+        } catch (IOException | RuntimeException e) {
+          throw new IllegalStateException(
+              "Cannot start embedded PostgreSQL in "
+                  + data.toAbsolutePath()
+                  + (template == null
+                      ? ""
+                      : " (a copy of "
+                          + template
+                          + ", made once per machine: delete it if damaged)"),
+              e);
+        }
       } catch (IOException e) {
-        throw new UncheckedIOException("Cannot start embedded PostgreSQL", e);
+        throw new UncheckedIOException("Cannot prepare embedded PostgreSQL's data directory", e);
       }
     }
 
@@ -319,13 +332,14 @@ public final class EmbeddedPostgresExtension implements BeforeAllCallback {
    * catalogs in two single-user servers and writes about 1,000 files, 0.6 s of CPU and 1.5 s in all
    * for each server of a run, where copying the files takes about 0.1 s of CPU. The cluster is kept
    * under {@code java.io.tmpdir}, named after the PostgreSQL binaries it was made with, and only
-   * ever appears whole (renamed into place). Does nothing where the binaries cannot be named (the
-   * server then runs {@code initdb} as usual).
+   * ever appears whole (renamed into place). Answers the cluster copied, or null where {@code data}
+   * holds a cluster already or the binaries cannot be named (the server then runs {@code initdb} as
+   * usual).
    */
-  static void seed(Path data) throws IOException {
+  static @Nullable Path seed(Path data) throws IOException {
     Path template = template();
     if (template == null || Files.exists(data.resolve("postgresql.conf"))) {
-      return;
+      return null;
     }
     try (Stream<Path> files = Files.walk(template)) {
       for (Path from : (Iterable<Path>) files::iterator) {
@@ -339,6 +353,7 @@ public final class EmbeddedPostgresExtension implements BeforeAllCallback {
     }
     // PostgreSQL refuses a data directory others can read (initdb makes it so)
     Files.setPosixFilePermissions(data, PosixFilePermissions.fromString("rwx------"));
+    return template;
   }
 
   private static synchronized @Nullable Path template() throws IOException {
