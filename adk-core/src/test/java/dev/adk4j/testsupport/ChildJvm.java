@@ -10,8 +10,10 @@ import java.util.List;
  * a worker under faults): this JVM's {@code java} and the flags every such JVM runs with, then the
  * caller's options, class path, main class and arguments.
  *
- * <p>The flags are those of the test JVMs (the root pom's {@code adk4j.test.jvm}): C1 only and the
- * serial collector. These JVMs live for seconds, too short for C2's compiles to pay back.
+ * <p>The flags are those of the test JVMs (the root pom's {@code adk4j.test.jvm}): C1 only, the
+ * serial collector, and no bytecode verification of the class path's classes. These JVMs live for
+ * seconds, too short for C2's compiles to pay back, and verifying the classes they load was about a
+ * tenth of their CPU.
  */
 public final class ChildJvm {
   private ChildJvm() {}
@@ -22,6 +24,8 @@ public final class ChildJvm {
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.add("-XX:+UseSerialGC");
     command.add("-XX:TieredStopAtLevel=1");
+    command.add("-XX:+UnlockDiagnosticVMOptions");
+    command.add("-XX:-BytecodeVerificationRemote");
     command.addAll(Arrays.asList(rest));
     return command;
   }
