@@ -2,41 +2,39 @@ package dev.adk4j.internal.jdbc;
 
 import dev.adk4j.sessions.LeaseStats;
 import java.time.Duration;
-import java.util.concurrent.atomic.AtomicLong;
 
-/** The renewal counters of one store's leases, read as {@link LeaseStats}. */
+/**
+ * The renewal counters of one store's leases, read as {@link LeaseStats}. A round's counts and
+ * whether it was on time change together under this object's lock, so a reader never sees a failed
+ * round counted while the latest round still reads as on time (a health check did, between the two
+ * writes, when they were separate atomics). Written once per renewal round, read by health checks.
+ */
 final class LeaseCounters {
-  private final AtomicLong renewals = new AtomicLong();
-  private final AtomicLong late = new AtomicLong();
-  private final AtomicLong failedRounds = new AtomicLong();
-  private final AtomicLong lost = new AtomicLong();
-  private volatile boolean lastRoundOnTime = true;
+  private long renewals;
+  private long late;
+  private long failedRounds;
+  private long lost;
+  private boolean lastRoundOnTime = true;
 
-  void round(long renewed, long lateInRound, long lostInRound) {
-    renewals.addAndGet(renewed);
-    late.addAndGet(lateInRound);
-    lost.addAndGet(lostInRound);
+  synchronized void round(long renewed, long lateInRound, long lostInRound) {
+    renewals += renewed;
+    late += lateInRound;
+    lost += lostInRound;
     lastRoundOnTime = lateInRound == 0;
   }
 
-  void failedRound() {
-    failedRounds.incrementAndGet();
+  synchronized void failedRound() {
+    failedRounds++;
     lastRoundOnTime = false;
   }
 
   /** Nothing is held: nothing can be late. */
-  void idle() {
+  synchronized void idle() {
     lastRoundOnTime = true;
   }
 
-  LeaseStats stats(int held, Duration leaseDuration) {
+  synchronized LeaseStats stats(int held, Duration leaseDuration) {
     return new LeaseStats(
-        held,
-        renewals.get(),
-        late.get(),
-        failedRounds.get(),
-        lost.get(),
-        held == 0 || lastRoundOnTime,
-        leaseDuration);
+        held, renewals, late, failedRounds, lost, held == 0 || lastRoundOnTime, leaseDuration);
   }
 }
