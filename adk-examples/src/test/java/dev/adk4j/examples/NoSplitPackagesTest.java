@@ -83,7 +83,7 @@ class NoSplitPackagesTest {
   }
 
   /** The modules listed in {@code dir}'s pom.xml, and theirs, depth first. */
-  private static List<Path> modules(Path dir) {
+  static List<Path> modules(Path dir) {
     List<Path> out = new ArrayList<>();
     Path pom = dir.resolve("pom.xml");
     if (!Files.isRegularFile(pom)) {
