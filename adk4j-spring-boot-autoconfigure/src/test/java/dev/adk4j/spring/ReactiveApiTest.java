@@ -27,6 +27,7 @@ import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
 import org.springframework.security.config.web.server.ServerHttpSecurity;
 import org.springframework.security.core.userdetails.MapReactiveUserDetailsService;
 import org.springframework.security.core.userdetails.ReactiveUserDetailsService;
@@ -63,6 +64,7 @@ class ReactiveApiTest {
 
   @SpringBootConfiguration
   @EnableAutoConfiguration
+  @Import(PlainPasswords.class)
   static class App {
     @Bean
     LlmAgent assistant() {
@@ -107,17 +109,12 @@ class ReactiveApiTest {
       return io.opentelemetry.sdk.trace.export.SimpleSpanProcessor.create(spans);
     }
 
-    /**
-     * The users, behind a plain {@link ReactiveUserDetailsService}: as in {@link AdkHttpApiTest}, a
-     * bean that is also a password service would have its {@code {noop}} passwords re-encoded with
-     * BCrypt at the first login, and every request after that would pay a BCrypt check.
-     */
+    /** The users, their passwords in plain text ({@link PlainPasswords}). */
     @Bean
     ReactiveUserDetailsService users() {
       return new MapReactiveUserDetailsService(
-              User.withUsername("alice").password("{noop}alice-pw").roles("USER").build(),
-              User.withUsername("bob").password("{noop}bob-pw").roles("USER").build())
-          ::findByUsername;
+          User.withUsername("alice").password("alice-pw").roles("USER").build(),
+          User.withUsername("bob").password("bob-pw").roles("USER").build());
     }
   }
 
