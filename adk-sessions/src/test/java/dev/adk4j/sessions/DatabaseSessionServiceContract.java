@@ -27,6 +27,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -302,32 +303,43 @@ abstract class DatabaseSessionServiceContract extends SessionServiceContract {
     create("alice", "durable", map());
     Session neighbour = create("alice", "neighbour", map());
     Process writer = startChild(DurabilityWriter.class, "alice", "durable");
-    // Meanwhile this process writes the same user's scope from another session: two processes
-    // contend for the database, as two application instances would.
+    // Once the writer appends, this process writes the same user's scope from another session:
+    // two processes contend for the database, as two application instances would. (Not before:
+    // while the child JVM starts, these appends would only spend the machine's CPU.)
     AtomicBoolean stop = new AtomicBoolean();
+    AtomicInteger neighbourCount = new AtomicInteger();
     ExecutorService pool = Executors.newSingleThreadExecutor();
-    Future<Integer> neighbourAppends =
-        pool.submit(
-            () -> {
-              int i = 0;
-              while (!stop.get()) {
-                append(neighbour, map("user:p" + i, i));
-                i++;
-              }
-              return i;
-            });
+    Future<Integer> neighbourAppends = null;
     int acked = -1;
     try (BufferedReader out =
         new BufferedReader(
             new InputStreamReader(writer.getInputStream(), StandardCharsets.UTF_8))) {
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
       String line;
-      while (acked < 30) {
+      // The kill comes while both write: after the writer's 30th acknowledgement and the
+      // neighbour's 10th append.
+      while (acked < 30 || neighbourCount.get() < 10) {
+        if (neighbourAppends != null && neighbourAppends.isDone()) {
+          break; // it failed: get() below throws its exception
+        }
         line = out.readLine();
         assertThat(line).as("writer output after ACK %d (did it start?)", acked).isNotNull();
         assertThat(System.nanoTime()).as("writer too slow").isLessThan(deadline);
-        if (line.startsWith("ACK ")) {
-          acked = Integer.parseInt(line.substring(4));
+        if (!line.startsWith("ACK ")) {
+          continue;
+        }
+        acked = Integer.parseInt(line.substring(4));
+        if (neighbourAppends == null) {
+          neighbourAppends =
+              pool.submit(
+                  () -> {
+                    int i = 0;
+                    while (!stop.get()) {
+                      append(neighbour, map("user:p" + i, i));
+                      neighbourCount.set(++i);
+                    }
+                    return i;
+                  });
         }
       }
       // SIGKILL on Linux: no shutdown hooks, no pool close. Through the ProcessHandle, which,
@@ -345,6 +357,7 @@ abstract class DatabaseSessionServiceContract extends SessionServiceContract {
       stop.set(true);
       pool.shutdown();
     }
+    assertThat(neighbourAppends).isNotNull();
     int neighbours = neighbourAppends.get(1, TimeUnit.MINUTES);
     assertThat(neighbours).isPositive();
 
