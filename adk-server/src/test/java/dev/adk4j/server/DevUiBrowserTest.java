@@ -138,6 +138,12 @@ class DevUiBrowserTest extends DevUiBrowserBase {
       waitForState("last_greeting: \"Hello, Bob!\"");
       waitForState("color: \"green\"");
 
+      // The Evals tab: create an eval set, add this session to it as a case, run it; the case
+      // passes (the scripted agent answers as it did) and the result is stored. (Before the upload
+      // below: a case holding a 4 MiB file would only make the server and the page parse and copy
+      // it again at each step of the eval.)
+      evalTabRunsTheSession("ui_set", "ui_case");
+
       // Attach a file over 4 MiB (the old body limit) and send it: stored whole.
       byte[] file = new byte[(4 << 20) + 123_457];
       new java.util.Random(11).nextBytes(file);
@@ -164,10 +170,6 @@ class DevUiBrowserTest extends DevUiBrowserBase {
       }
       assertThat(data).as("the uploaded file in the stored events").isNotNull();
       assertThat(java.util.Base64.getMimeDecoder().decode(data)).isEqualTo(file);
-
-      // The Evals tab: create an eval set, add this session to it as a case, run it; the case
-      // passes (the scripted agent answers as it did) and the result is stored.
-      evalTabRunsTheSession("ui_set", "ui_case");
 
       // Import an exported session in the session selector: a new session with its events.
       JsonNode imported = importSession("Imported answer");
