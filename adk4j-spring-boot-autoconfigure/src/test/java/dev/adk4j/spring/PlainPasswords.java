@@ -2,6 +2,7 @@ package dev.adk4j.spring;
 
 import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.context.annotation.Bean;
+import org.springframework.security.crypto.password.NoOpPasswordEncoder;
 import org.springframework.security.crypto.password.PasswordEncoder;
 
 /**
@@ -14,17 +15,8 @@ import org.springframework.security.crypto.password.PasswordEncoder;
 @TestConfiguration(proxyBeanMethods = false)
 class PlainPasswords {
   @Bean
+  @SuppressWarnings("deprecation") // deprecated as insecure: plain text is what the tests want
   PasswordEncoder plainPasswords() {
-    return new PasswordEncoder() {
-      @Override
-      public String encode(CharSequence raw) {
-        return raw.toString();
-      }
-
-      @Override
-      public boolean matches(CharSequence raw, String encoded) {
-        return raw.toString().equals(encoded);
-      }
-    };
+    return NoOpPasswordEncoder.getInstance();
   }
 }

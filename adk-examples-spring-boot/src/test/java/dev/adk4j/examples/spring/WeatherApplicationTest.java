@@ -19,6 +19,7 @@ import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 import org.springframework.core.env.Environment;
+import org.springframework.security.crypto.password.NoOpPasswordEncoder;
 import org.springframework.security.crypto.password.PasswordEncoder;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
@@ -44,18 +45,9 @@ class WeatherApplicationTest {
   @TestConfiguration
   static class PlainPasswords {
     @Bean
+    @SuppressWarnings("deprecation") // deprecated as insecure: plain text is what the test wants
     PasswordEncoder plainPasswords() {
-      return new PasswordEncoder() {
-        @Override
-        public String encode(CharSequence raw) {
-          return raw.toString();
-        }
-
-        @Override
-        public boolean matches(CharSequence raw, String encoded) {
-          return raw.toString().equals(encoded);
-        }
-      };
+      return NoOpPasswordEncoder.getInstance();
     }
   }
 
