@@ -2,7 +2,7 @@ package dev.adk4j.sessions;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.assertj.core.api.Assumptions.assumeThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.spi.ILoggingEvent;
@@ -263,7 +263,7 @@ abstract class SecretStateContract {
 
   @Test
   void withoutAKey_secretsStayInTheServicesMemory_andAreGoneAfterARestart() throws Exception {
-    assumeThat(persistent()).isTrue();
+    assumeTrue(persistent());
     BaseSessionService first = service(null);
     sessionWithSecrets(first);
     assertNoSecretIn(storedText());
@@ -276,7 +276,7 @@ abstract class SecretStateContract {
 
   @Test
   void withAKey_secretsAreStoredEncrypted_andSurviveARestart() throws Exception {
-    assumeThat(persistent()).isTrue();
+    assumeTrue(persistent());
     SecretKey key = newKey();
     BaseSessionService first = service(key);
     Session s = sessionWithSecrets(first);
@@ -297,7 +297,7 @@ abstract class SecretStateContract {
   @Test
   void withAnotherKey_orWithoutOne_aReadOfEncryptedSecretsFails_namingTheSession()
       throws Exception {
-    assumeThat(persistent()).isTrue();
+    assumeTrue(persistent());
     BaseSessionService first = service(newKey());
     sessionWithSecrets(first);
     close(first);
@@ -318,12 +318,12 @@ abstract class SecretStateContract {
 
   @Test
   void aCiphertextCopiedToAnotherSession_doesNotDecrypt() throws Exception {
-    assumeThat(persistent()).isTrue();
+    assumeTrue(persistent());
     SecretKey key = newKey();
     BaseSessionService sessions = service(key);
     sessionWithSecrets(sessions);
     Optional<String> moved = copySecretRow("s1", "s2");
-    assumeThat(moved).isPresent();
+    assumeTrue(moved.isPresent());
     assertThatThrownBy(() -> sessions.getSession(APP, "alice", "s2").blockingGet())
         .isInstanceOf(SessionException.class)
         .hasMessageContaining("'s2'");

@@ -2,7 +2,7 @@ package dev.adk4j.sessions;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.assertj.core.api.Assumptions.assumeThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -234,7 +234,7 @@ class SqliteSessionServiceTest extends DatabaseSessionServiceContract {
     }
     Files.setPosixFilePermissions(path, before);
     boolean immutable = chattr("+i", path) && !Files.isWritable(path);
-    assumeThat(immutable).as("%s can be made unwritable here (chmod, chattr)", path).isTrue();
+    assumeTrue(immutable, path + " can be made unwritable here (chmod, chattr)");
     return () -> chattr("-i", path);
   }
 
